@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * x86scan: an x86-64 instruction-length decoder, a finder for the
+ * instructions that mark a hypervisor (VMX, SVM) or a module that
+ * reprograms the CPU (MOV to CR/DR), .modinfo helpers and the verdict
+ * rule. Plain C with no kernel headers: the same files build into
+ * sld_compat.ko and into sldctl, so both give the same verdict.
+ *
+ * Rules: never allocate, never read outside [buf, buf + len).
+ */
+#ifndef SLD_X86SCAN_H
+#define SLD_X86SCAN_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/string.h>
+#else
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#endif
+
+/* ---- decoder ---------------------------------------------------------- */
+
+/* What the finder looks for. Order is ABI for status output: append only. */
+enum x86_find {
+	X86_F_NONE = -1,
+	/* VMX */
+	X86_F_VMXON = 0, X86_F_VMXOFF, X86_F_VMLAUNCH, X86_F_VMRESUME,
+	X86_F_VMPTRLD, X86_F_VMPTRST, X86_F_VMCLEAR, X86_F_VMREAD,
+	X86_F_VMWRITE, X86_F_VMCALL, X86_F_VMFUNC, X86_F_INVEPT,
+	X86_F_INVVPID,
+	/* SVM */
+	X86_F_VMRUN, X86_F_VMLOAD, X86_F_VMSAVE, X86_F_VMMCALL, X86_F_STGI,
+	X86_F_CLGI, X86_F_SKINIT, X86_F_INVLPGA,
+	/* MOV to control / debug registers (writes only) */
+	X86_F_MOV_CR0, X86_F_MOV_CR2, X86_F_MOV_CR3, X86_F_MOV_CR4,
+	X86_F_MOV_CR8,
+	X86_F_MOV_DR0, X86_F_MOV_DR1, X86_F_MOV_DR2, X86_F_MOV_DR3,
+	X86_F_MOV_DR4, X86_F_MOV_DR5, X86_F_MOV_DR6, X86_F_MOV_DR7,
+	X86_F_COUNT
+};
+
+enum x86_find_class { X86_C_NONE, X86_C_VMX, X86_C_SVM, X86_C_CR, X86_C_DR };
+
+/* objdump's lower-case mnemonic ("vmxon", "vmrun") or "mov-cr4"/"mov-dr7". */
+const char *x86_find_name(enum x86_find f);
+enum x86_find_class x86_find_class(enum x86_find f);
+
+/* Legacy prefixes seen, for struct x86_insn.prefixes. */
+#define X86_P_66	0x01
+#define X86_P_67	0x02
+#define X86_P_F2	0x04
+#define X86_P_F3	0x08
+#define X86_P_F0	0x10	/* lock */
+#define X86_P_SEG	0x20	/* any segment override */
+
+struct x86_insn {
+	uint8_t len;		/* total length in bytes, 1..15; on
+				 * X86_INVALID: bytes objdump shows as
+				 * "(bad)" (or as lone prefixes), 1..15 */
+	uint8_t map;		/* X86_MAP_* */
+	uint8_t opcode;		/* last opcode byte */
+	uint8_t modrm;		/* valid if has_modrm */
+	bool has_modrm;
+	enum x86_find find;	/* X86_F_NONE unless a finder instruction */
+	uint8_t prefixes;	/* X86_P_* */
+	uint8_t rex;		/* REX byte, 0 if none */
+	uint8_t mandatory;	/* 0, 0x66, 0xf3 or 0xf2: the prefix that
+				 * selects the opcode (last of f2/f3 wins,
+				 * then 66), as objdump picks it */
+};
+
+enum x86_map {
+	X86_MAP_1BYTE, X86_MAP_0F, X86_MAP_0F38, X86_MAP_0F3A,
+	X86_MAP_3DNOW, X86_MAP_VEX, X86_MAP_EVEX, X86_MAP_XOP,
+};
+
+enum x86_status {
+	X86_TRUNCATED = -1,	/* the buffer ends inside the instruction */
+	X86_INVALID = -2,	/* not a valid instruction in 64-bit mode */
+};
+
+/*
+ * Decode one 64-bit-mode instruction at buf. Returns its length (> 0) and
+ * fills *insn, or a negative enum x86_status. Reads at most len bytes.
+ */
+int x86_decode(const uint8_t *buf, size_t len, struct x86_insn *insn);
+
+/* The finder instruction a decoded insn is, or X86_F_NONE (scan.c). */
+enum x86_find x86_find_of(const struct x86_insn *insn);
+
+/* ---- finder ----------------------------------------------------------- */
+
+struct x86scan_stats {
+	uint64_t insns;			/* instructions decoded */
+	uint64_t invalid;		/* resyncs after invalid bytes */
+	uint64_t truncated;		/* 1 if the buffer ended mid-instruction */
+	uint32_t count[X86_F_COUNT];
+	uint64_t first[X86_F_COUNT];	/* offset of first hit, if count */
+};
+
+/* Return nonzero to stop the scan. off is from the start of the buffer. */
+typedef int (*x86scan_cb)(void *ctx, enum x86_find f, size_t off);
+
+struct x86scan {
+	const uint8_t *buf;
+	size_t len;
+	size_t pos;
+	bool stopped;
+	struct x86scan_stats st;
+};
+
+void x86scan_init(struct x86scan *s, const uint8_t *buf, size_t len);
+/*
+ * Walk at most max_insns instructions from s->pos (0 = no limit), so the
+ * kernel can cond_resched() between calls. Invalid bytes are skipped one at
+ * a time, as objdump does. Returns true while bytes remain.
+ */
+bool x86scan_run(struct x86scan *s, size_t max_insns, x86scan_cb cb, void *ctx);
+
+/* ---- .modinfo --------------------------------------------------------- */
+
+/*
+ * Find "key=value" in a .modinfo blob (NUL-separated strings). Returns a
+ * pointer to value inside blob (NUL-terminated within blob) or NULL. Never
+ * reads past blob + len, also when the blob lacks a final NUL.
+ */
+const char *x86_modinfo_get(const char *blob, size_t len, const char *key);
+/* MODULE_INFO(sld_safe, "Y"): value "Y", "y" or "1". */
+bool x86_modinfo_sld_safe(const char *blob, size_t len);
+
+/* ---- verdict ---------------------------------------------------------- */
+
+enum sld_verdict {
+	SLD_V_CLEAN,		/* nothing of interest */
+	SLD_V_SVM_ONLY,		/* SVM only: an AMD hypervisor, no VMX */
+	SLD_V_HYPERVISOR,	/* VMX found, or known unprepared hypervisor */
+	SLD_V_SAFE,		/* handles split-lock #AC itself */
+};
+
+enum sld_reason {
+	SLD_R_NONE,		/* clean */
+	SLD_R_VMX_TEXT,		/* VMX instructions in its text */
+	SLD_R_SVM_TEXT,		/* SVM instructions only */
+	SLD_R_MODINFO_SAFE,	/* MODULE_INFO(sld_safe, "Y") */
+	SLD_R_IMPORTS_HANDLER,	/* imports handle_guest_split_lock */
+	SLD_R_KNOWN_HYPERVISOR,	/* built-in table: known unprepared */
+	SLD_R_ADMIN_SAFE,	/* admin said safe */
+	SLD_R_ADMIN_HYPERVISOR,	/* admin said hypervisor */
+	SLD_R_VENDOR_SAFE,	/* vendor API: declared safe */
+	SLD_R_VENDOR_HYPERVISOR,/* vendor API: asked to be a hypervisor */
+};
+
+/* Facts about one module, gathered by the kernel or by sldctl. */
+struct sld_facts {
+	const char *name;		/* module name ("kvm_intel") */
+	bool modinfo_safe;		/* MODULE_INFO(sld_safe, "Y") */
+	bool imports_guest_handler;	/* undefined symbol handle_guest_split_lock */
+	int admin;			/* 0, SLD_R_ADMIN_SAFE or _HYPERVISOR */
+	int vendor;			/* 0, SLD_R_VENDOR_SAFE or _HYPERVISOR */
+	const struct x86scan_stats *st;
+};
+
+/*
+ * The one verdict rule, in priority order: admin entry, vendor entry,
+ * sld_safe tag, imports the kernel's guest #AC handler, built-in table of
+ * known unprepared hypervisors, VMX text, SVM text, clean.
+ */
+enum sld_verdict sld_classify(const struct sld_facts *f, enum sld_reason *why);
+const char *sld_verdict_name(enum sld_verdict v);	/* "hypervisor" ... */
+const char *sld_reason_name(enum sld_reason r);		/* "vmx-text" ... */
+
+/*
+ * Built-in table of hypervisors known not to handle split-lock #AC even
+ * though their text may show no VMX (vboxdrv), matched on the module name
+ * with '-' and '_' equal. Returns true and a short why if listed.
+ */
+bool sld_known_hypervisor(const char *name, const char **why);
+
+#endif /* SLD_X86SCAN_H */

@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Agreement test: x86scan must cut every executable section of every
+# listed module at exactly the instruction boundaries objdump uses, and
+# find exactly the VMX/SVM/MOV-CR/MOV-DR instructions objdump names.
+# usage: agree.sh X86DUMP MODDIR LIST   (LIST: .ko paths relative to MODDIR,
+#        "-" for all .ko under MODDIR). Output is TAP. JOBS=2 by default.
+set -u
+x86dump=$1 moddir=$2 list=$3
+here=$(cd "$(dirname "$0")" && pwd)
+jobs=${JOBS:-2}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+if [ "$list" = - ]; then
+	(cd "$moddir" && find . -name '*.ko' -printf '%P\n' | LC_ALL=C sort) > "$tmp/list"
+else
+	grep -v '^#' "$list" | grep . > "$tmp/list"
+fi
+total=$(wc -l < "$tmp/list")
+start=$(date +%s)
+sed "s|^|$moddir/|" "$tmp/list" |
+	xargs -P "$jobs" -n 8 sh -c 'a=$1 x=$2; shift 2; for m; do "$a" "$x" "$m"; done' \
+		sh "$here/agree-one.sh" "$x86dump" > "$tmp/res.u" 2>/dev/null
+# back into list order, module names relative to MODDIR
+awk -F'\t' -v OFS='\t' -v d="$moddir/" 'NR == FNR { r[$2] = $0; next }
+	{ k = d $0; if (k in r) { $0 = r[k]; sub(d, "", $2); print } }' \
+	"$tmp/res.u" "$tmp/list" > "$tmp/res"
+echo "1..$total"
+awk -F'\t' -v total="$total" '
+{ n++; st = $1; insns += $3
+  if (st == "ok") { ok++; print "ok " n " - " $2 " (" $3 " insns" ($4 != "" ? ", " $4 : "") ")" }
+  else { bad++; print "not ok " n " - " $2; m = split($4, d, "|"); for (i = 1; i <= m; i++) print "#   " d[i] } }
+END { if (n != total) { print "not ok " n + 1 " - only " n " of " total " modules produced a result"; bad++ }
+      printf "# summary: %d modules, %d agree, %d disagree, %d instructions compared\n", total, ok, bad, insns
+      exit bad ? 1 : 0 }' "$tmp/res"
+rc=$?
+echo "# time: $(( $(date +%s) - start )) s"
+exit $rc
