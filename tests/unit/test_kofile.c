@@ -667,6 +667,48 @@ static void test_json_structure(void **state)
 	free(out);
 }
 
+/* Pretty mode: one key per line, but flat objects stay on one line. */
+static void test_json_pretty(void **state)
+{
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+	struct json j;
+
+	(void)state;
+	json_init(&j, f, true);
+	json_begin_array(&j);
+	json_begin_object(&j);
+	json_key(&j, "k");
+	json_begin_array(&j);
+	json_begin_object_flat(&j);
+	json_key(&j, "a");
+	json_uint(&j, 1);
+	json_key(&j, "b");
+	json_string(&j, "x");
+	json_end_object(&j);
+	json_begin_object_flat(&j);
+	json_end_object(&j);
+	json_end_array(&j);
+	json_key(&j, "z");
+	json_bool(&j, false);
+	json_end_object(&j);
+	json_end_array(&j);
+	json_end(&j);
+	fclose(f);
+	assert_string_equal(out,
+		"[\n"
+		"  {\n"
+		"    \"k\": [\n"
+		"      {\"a\": 1, \"b\": \"x\"},\n"
+		"      {}\n"
+		"    ],\n"
+		"    \"z\": false\n"
+		"  }\n"
+		"]\n");
+	free(out);
+}
+
 /* The report object carries the keys the spec asks for. */
 static void test_json_report(void **state)
 {
@@ -716,6 +758,7 @@ int main(void)
 		cmocka_unit_test(test_size_cap),
 		cmocka_unit_test(test_json_escape),
 		cmocka_unit_test(test_json_structure),
+		cmocka_unit_test(test_json_pretty),
 		cmocka_unit_test(test_json_report),
 	};
 

@@ -14,13 +14,19 @@ void json_init(struct json *j, FILE *f, bool pretty)
 	j->pretty = pretty;
 	j->need_comma[0] = false;
 	j->after_key = false;
+	j->flat_depth = 0;
+}
+
+static bool flat(const struct json *j)
+{
+	return j->flat_depth && j->depth >= j->flat_depth;
 }
 
 static void indent(struct json *j)
 {
 	int i;
 
-	if (!j->pretty)
+	if (!j->pretty || flat(j))
 		return;
 	fputc('\n', j->f);
 	for (i = 0; i < j->depth; i++)
@@ -34,8 +40,11 @@ static void before_value(struct json *j)
 		j->after_key = false;
 		return;
 	}
-	if (j->need_comma[j->depth])
+	if (j->need_comma[j->depth]) {
 		fputc(',', j->f);
+		if (j->pretty && flat(j))
+			fputc(' ', j->f);
+	}
 	if (j->depth > 0)
 		indent(j);
 	j->need_comma[j->depth] = true;
@@ -54,6 +63,12 @@ static void close_level(struct json *j, char c)
 {
 	bool had_items = j->need_comma[j->depth];
 
+	if (j->flat_depth && j->depth == j->flat_depth) {
+		j->flat_depth = 0;
+		j->depth--;
+		fputc(c, j->f);
+		return;
+	}
 	if (j->depth > 0)
 		j->depth--;
 	if (had_items)
@@ -65,6 +80,13 @@ void json_begin_array(struct json *j)	{ open_level(j, '['); }
 void json_end_array(struct json *j)	{ close_level(j, ']'); }
 void json_begin_object(struct json *j)	{ open_level(j, '{'); }
 void json_end_object(struct json *j)	{ close_level(j, '}'); }
+
+void json_begin_object_flat(struct json *j)
+{
+	open_level(j, '{');
+	if (!j->flat_depth)
+		j->flat_depth = j->depth;
+}
 
 void json_key(struct json *j, const char *key)
 {

@@ -27,12 +27,15 @@ struct json {
 	bool pretty;
 	bool need_comma[JSON_MAX_DEPTH];
 	bool after_key;
+	int flat_depth;		/* levels >= this stay on one line; 0 = none */
 };
 
 void json_init(struct json *j, FILE *f, bool pretty);
 void json_begin_array(struct json *j);
 void json_end_array(struct json *j);
 void json_begin_object(struct json *j);
+/* An object printed on one line even in pretty mode (list items). */
+void json_begin_object_flat(struct json *j);
 void json_end_object(struct json *j);
 void json_key(struct json *j, const char *key);
 void json_string(struct json *j, const char *s);	/* NULL -> null */

@@ -240,7 +240,7 @@ void scan_print_json(struct json *j, const struct kofile *ko,
 	json_key(j, "findings");
 	json_begin_array(j);
 	for (i = 0; i < r->nhits; i++) {
-		json_begin_object(j);
+		json_begin_object_flat(j);
 		json_key(j, "section");
 		json_string(j, sec_name(ko, r->hits[i].sec));
 		json_key(j, "offset");
