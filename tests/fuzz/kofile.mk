@@ -1,0 +1,29 @@
+# libFuzzer target for sldctl's module reader (kofile + scan + JSON),
+# included by tests/fuzz/Makefile, which provides B, CLANG, CFLAGS, CORPUS.
+#   make -C tests/fuzz fuzz           # FUZZ_RUNS executions per target
+#   make -C tests/fuzz fuzz_kofile-seed
+# The seed corpus is copied at run time from the unpacked Debian kernel
+# (small .ko files, plus xz/zstd copies of a few) and never committed.
+KOFILE_FUZZ_BIN := $(B)/fuzz_kofile
+KOFILE_FUZZ_SEEDS ?= /var/cache/sld-compat-test/6.1.0-57-amd64/root/lib/modules/6.1.0-57-amd64/kernel
+KOFILE_FUZZ_PC := libelf liblzma libzstd
+KOFILE_FUZZ_SRC := fuzz_kofile.c $(TOP)/tools/sldctl/kofile.c \
+	$(TOP)/tools/sldctl/json.c $(TOP)/tools/sldctl/scan_cmd.c $(X86SCAN_SRC)
+
+FUZZ_TARGETS += $(KOFILE_FUZZ_BIN)
+
+$(KOFILE_FUZZ_BIN): $(KOFILE_FUZZ_SRC) $(wildcard $(TOP)/tools/sldctl/*.h) \
+		$(TOP)/src/x86scan/x86scan.h
+	@mkdir -p $(@D)
+	$(CLANG) $(CFLAGS) $(shell pkg-config --cflags $(KOFILE_FUZZ_PC)) -o $@ \
+		$(KOFILE_FUZZ_SRC) $(shell pkg-config --libs $(KOFILE_FUZZ_PC))
+
+# Twenty of the smallest modules, and packed copies of three of them.
+fuzz_kofile-seed:
+	@mkdir -p $(CORPUS)/fuzz_kofile
+	@find $(KOFILE_FUZZ_SEEDS) -name '*.ko' -size -12k 2>/dev/null | sort | head -n 20 | \
+		while read -r f; do cp "$$f" $(CORPUS)/fuzz_kofile/; done
+	@for f in $$(ls $(CORPUS)/fuzz_kofile/*.ko 2>/dev/null | head -n 3); do \
+		xz -q -c --check=crc32 "$$f" > "$$f.xz"; zstd -q -c "$$f" > "$$f.zst"; done
+
+.PHONY: fuzz_kofile-seed
