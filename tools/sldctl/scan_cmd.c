@@ -5,6 +5,24 @@
  * Classify module files with the same facts and the same rule
  * (sld_classify) the kernel module uses, so an admin can check a module
  * before loading it.
+ *
+ * Human output: "FILE: MODULE: VERDICT (REASON)", then one indented
+ * "INSN: COUNT (first SECTION+0xOFF)" line per instruction kind found.
+ * Control bytes in names are shown as \xNN. MODULE is "?" without name=.
+ *
+ * --json: an array with one object per file, in argument order:
+ *   file, module (.modinfo name=, or null), sld_safe (the modinfo tag),
+ *   imports_guest_handler, verdict, reason, insns, invalid, counts
+ *   {insn: n}, findings [{section, offset (decimal, from the section
+ *   start), insn}] (at most SCAN_MAX_HITS, then findings_truncated).
+ *   A file that cannot be read gives {file, error} instead.
+ *
+ * Without name= the kernel would still know the module's name; we use the
+ * file name ("kvm-intel.ko.xz" -> "kvm_intel") for the built-in table, but
+ * report module as unknown rather than pretend it came from the file.
+ *
+ * Exit: 0 clean/safe/svm-only, 1 some hypervisor, 2 any error; the worst
+ * over all files, and an error on one file does not stop the others.
  */
 #include <errno.h>
 #include <getopt.h>
