@@ -11,6 +11,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 jobs=${JOBS:-2}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+# a private copy: rebuilding x86dump during a run must not change it
+cp "$x86dump" "$tmp/x86dump" && x86dump=$tmp/x86dump || exit 1
 
 if [ "$list" = - ]; then
 	(cd "$moddir" && find . -name '*.ko' -printf '%P\n' | LC_ALL=C sort) > "$tmp/list"
