@@ -115,8 +115,10 @@ struct x86scan {
 void x86scan_init(struct x86scan *s, const uint8_t *buf, size_t len);
 /*
  * Walk at most max_insns instructions from s->pos (0 = no limit), so the
- * kernel can cond_resched() between calls. Invalid bytes are skipped one at
- * a time, as objdump does. Returns true while bytes remain.
+ * kernel can cond_resched() between calls. Invalid bytes are skipped as
+ * objdump does: the insn.len bytes it shows as "(bad)" (usually 1, at most
+ * 15), and a cut-off instruction at the end one byte at a time (truncated
+ * is set). Returns true while bytes remain.
  */
 bool x86scan_run(struct x86scan *s, size_t max_insns, x86scan_cb cb, void *ctx);
 
