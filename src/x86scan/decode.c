@@ -513,7 +513,6 @@ static int leg_class(const struct x86_dec *d, int map, uint8_t op,
 {
 	int p = pfx_index(d), reg = (modrm >> 3) & 7, mem = (modrm >> 6) != 3;
 	int slot = reg * 2 + !mem;
-
 	int m3 = op == 0x01 ? 0 : op == 0xa6 ? 1 : op == 0xa7 ? 2 : 3;
 
 	/* 0f 01, padlock (a6, a7), 0f ae: register forms named by ModRM.rm */
