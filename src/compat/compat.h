@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every kernel-version difference sld_compat cares about, as small inline
+ * shims. Shapes that cannot be told from a macro are detected at build
+ * time by conftest.sh (probes/), which writes conftest.h with HAVE_*.
+ * Nothing outside src/compat/ tests kernel versions.
+ */
+#ifndef SLD_COMPAT_COMPAT_H
+#define SLD_COMPAT_COMPAT_H
+
+#include <linux/module.h>
+#include <linux/uaccess.h>
+#include <asm/cpufeature.h>
+
+#include "conftest.h"
+
+/* X86_FEATURE_SPLIT_LOCK_DETECT appeared in 5.7, BUS_LOCK_DETECT in 5.12. */
+static inline bool sld_cpu_has_split_lock_detect(void)
+{
+#ifdef X86_FEATURE_SPLIT_LOCK_DETECT
+	return boot_cpu_has(X86_FEATURE_SPLIT_LOCK_DETECT);
+#else
+	return false;
+#endif
+}
+
+static inline bool sld_cpu_has_bus_lock_detect(void)
+{
+#ifdef X86_FEATURE_BUS_LOCK_DETECT
+	return boot_cpu_has(X86_FEATURE_BUS_LOCK_DETECT);
+#else
+	return false;
+#endif
+}
+
+/*
+ * With IBT (6.2+ builds that enable it, e.g. Debian's 6.12) a kprobe on a
+ * function is placed after its ENDBR64, so kp.addr is the symbol + 4. A
+ * call through that address would fault (#CP): step back over the ENDBR.
+ */
+static inline unsigned long sld_kprobe_func_start(void *kp_addr)
+{
+	unsigned long addr = (unsigned long)kp_addr;
+#ifdef CONFIG_X86_KERNEL_IBT
+	u32 insn;
+
+	if (!copy_from_kernel_nofault(&insn, (void *)(addr - 4), 4) &&
+	    insn == 0xfa1e0ff3)	/* endbr64 */
+		return addr - 4;
+#endif
+	return addr;
+}
+
+/*
+ * Where a loaded module's text lives. 6.4 replaced core_layout and
+ * init_layout by mod->mem[]. Each region holds all of the module's
+ * executable sections back to back.
+ */
+enum sld_text_region { SLD_TEXT_CORE, SLD_TEXT_INIT };
+
+static inline void sld_module_text(const struct module *mod,
+				   enum sld_text_region r,
+				   const void **base, unsigned long *size)
+{
+#ifdef HAVE_MODULE_MEMORY
+	const struct module_memory *m =
+		&mod->mem[r == SLD_TEXT_CORE ? MOD_TEXT : MOD_INIT_TEXT];
+
+	*base = m->base;
+	*size = m->size;
+#else
+	const struct module_layout *l =
+		r == SLD_TEXT_CORE ? &mod->core_layout : &mod->init_layout;
+
+	*base = l->base;
+	*size = l->text_size;
+#endif
+}
+
+#endif /* SLD_COMPAT_COMPAT_H */

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every kprobe sld_compat places goes through here, so that one switch
+ * (`enabled`) arms or disarms them all, status lists them, and a probe that
+ * cannot be placed degrades its feature instead of failing the load.
+ *
+ * Hooks are registered once at load and then enabled or disabled: a
+ * disabled kprobe has its breakpoint removed from the text, which is what
+ * "disarmed" must mean, and re-enabling cannot fail for lack of memory.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/mutex.h>
+
+#include "sld_compat.h"
+
+#define MAX_HOOKS 16
+
+static struct sld_hook *hooks[MAX_HOOKS];
+static unsigned int nhooks;
+static bool armed;
+static DEFINE_MUTEX(hooks_lock);
+
+/* Called by features during init, before sld_hooks_init(). */
+void sld_hook_add(struct sld_hook *h)
+{
+	if (WARN_ON_ONCE(nhooks >= MAX_HOOKS))
+		return;
+	hooks[nhooks++] = h;
+}
+
+static int hook_register(struct sld_hook *h)
+{
+	if (h->ret) {
+		h->krp.kp.symbol_name = h->symbol;
+		h->krp.entry_handler = h->entry;
+		h->krp.handler = h->handler;
+		h->krp.data_size = h->data_size;
+		h->krp.maxactive = 4 * num_possible_cpus();
+		h->krp.kp.flags = KPROBE_FLAG_DISABLED;
+		return register_kretprobe(&h->krp);
+	}
+	h->kp.symbol_name = h->symbol;
+	h->kp.pre_handler = h->pre;
+	h->kp.flags = KPROBE_FLAG_DISABLED;
+	return register_kprobe(&h->kp);
+}
+
+static void hook_unregister(struct sld_hook *h)
+{
+	if (!h->registered)
+		return;
+	if (h->ret)
+		unregister_kretprobe(&h->krp);
+	else
+		unregister_kprobe(&h->kp);
+	h->registered = false;
+}
+
+static int hook_enable(struct sld_hook *h, bool on)
+{
+	if (!h->registered)
+		return 0;
+	if (h->ret)
+		return on ? enable_kretprobe(&h->krp) : disable_kretprobe(&h->krp);
+	return on ? enable_kprobe(&h->kp) : disable_kprobe(&h->kp);
+}
+
+int sld_hooks_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nhooks; i++) {
+		struct sld_hook *h = hooks[i];
+		char why[72];
+
+		h->err = hook_register(h);
+		h->registered = !h->err;
+		if (h->err) {
+			snprintf(why, sizeof(why), "kprobe on %s failed (%d)",
+				 h->symbol, h->err);
+			sld_degrade(h->name, why);
+		}
+	}
+	return sld_hooks_arm(READ_ONCE(sld_knobs.enabled));
+}
+
+void sld_hooks_exit(void)
+{
+	unsigned int i;
+
+	mutex_lock(&hooks_lock);
+	for (i = 0; i < nhooks; i++)
+		hook_unregister(hooks[i]);
+	nhooks = 0;
+	armed = false;
+	mutex_unlock(&hooks_lock);
+}
+
+int sld_hooks_arm(bool on)
+{
+	unsigned int i;
+	int err = 0;
+
+	mutex_lock(&hooks_lock);
+	for (i = 0; i < nhooks && !err; i++)
+		err = hook_enable(hooks[i], on);
+	if (err) {
+		/* All or nothing: put back the ones already switched. */
+		while (i-- > 0)
+			hook_enable(hooks[i], !on);
+		pr_err("cannot %s hooks (%d)\n", on ? "arm" : "disarm", err);
+	} else {
+		armed = on;
+	}
+	mutex_unlock(&hooks_lock);
+	return err;
+}
+
+bool sld_hook_armed(const char *name)
+{
+	unsigned int i;
+	bool ret = false;
+
+	mutex_lock(&hooks_lock);
+	for (i = 0; i < nhooks; i++)
+		if (!strcmp(hooks[i]->name, name))
+			ret = armed && hooks[i]->registered;
+	mutex_unlock(&hooks_lock);
+	return ret;
+}
+
+/* One line per hook: "name symbol state". */
+int sld_hooks_show(char *buf, size_t size)
+{
+	unsigned int i;
+	int n = 0;
+
+	mutex_lock(&hooks_lock);
+	for (i = 0; i < nhooks; i++) {
+		struct sld_hook *h = hooks[i];
+		const char *state = !h->registered ? "failed" :
+				    armed ? "armed" : "disarmed";
+
+		n += scnprintf(buf + n, size - n, "%s %s %s\n",
+			       h->name, h->symbol, state);
+	}
+	mutex_unlock(&hooks_lock);
+	if (!n)
+		n = scnprintf(buf, size, "none\n");
+	return n;
+}

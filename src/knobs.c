@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The knob framework and the knobs of the core (enabled, verbose).
+ * Feature files declare their own knobs with SLD_KNOB().
+ *
+ * Every write goes through knob_store(): it rejects empty values, values
+ * longer than the knob allows, embedded NULs, control characters, bytes
+ * outside printable ASCII and surrounding whitespace, accepts one trailing
+ * newline (what `echo` writes), then calls the knob's setter under one
+ * mutex. A rejected write changes nothing and says why, once, in dmesg.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ctype.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "sld_compat.h"
+#include "knobs.h"
+
+struct sld_knobs sld_knobs = {
+	.enabled = true,
+	.verbose = 1,
+};
+
+static DEFINE_MUTEX(knobs_mutex);
+static bool knobs_live;		/* init done: setters may act, not just store */
+static struct attribute **knob_attrs;
+static struct attribute_group knob_group = { .name = "parameters" };
+
+void sld_knobs_lock(void)
+{
+	mutex_lock(&knobs_mutex);
+}
+
+void sld_knobs_unlock(void)
+{
+	mutex_unlock(&knobs_mutex);
+}
+
+int sld_parse_bool(const char *val, bool *out, const char **why)
+{
+	if (!strcmp(val, "1") || !strcmp(val, "Y") || !strcmp(val, "y")) {
+		*out = true;
+		return 0;
+	}
+	if (!strcmp(val, "0") || !strcmp(val, "N") || !strcmp(val, "n")) {
+		*out = false;
+		return 0;
+	}
+	*why = "expected 0, 1, Y, N, y or n";
+	return -EINVAL;
+}
+
+int sld_parse_int(const char *val, int min, int max, int *out,
+		  const char **why)
+{
+	int v;
+
+	if (val[0] == '+' || kstrtoint(val, 10, &v)) {
+		*why = "not a decimal integer";
+		return -EINVAL;
+	}
+	if (v < min || v > max) {
+		*why = "out of range";
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int sld_parse_enum(const char *val, const char *const *names,
+		   unsigned int n, unsigned int *out, const char **why)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (names[i] && !strcmp(val, names[i])) {
+			*out = i;
+			return 0;
+		}
+	}
+	*why = "unknown value";
+	return -EINVAL;
+}
+
+/* The byte-level rules shared by every knob; see the file comment. */
+static const char *check_bytes(const char *buf, size_t *len, size_t max)
+{
+	size_t i, n = *len;
+
+	if (n && buf[n - 1] == '\n')
+		n--;
+	if (!n)
+		return "empty value";
+	if (n > max)
+		return "value too long";
+	if (isspace(buf[0]) || isspace(buf[n - 1]))
+		return "leading or trailing whitespace";
+	for (i = 0; i < n; i++) {
+		unsigned char c = buf[i];
+
+		if (!c)
+			return "embedded NUL byte";
+		if (c < 0x20 || c > 0x7e)
+			return "non-printable or non-ASCII byte";
+	}
+	*len = n;
+	return NULL;
+}
+
+static int knob_apply(struct sld_knob *k, const char *buf, size_t len)
+{
+	const char *why;
+	char *val;
+	int err;
+
+	why = check_bytes(buf, &len, k->max_len);
+	if (why) {
+		pr_warn("%s: rejected: %s\n", k->name, why);
+		return -EINVAL;
+	}
+	val = kmemdup_nul(buf, len, GFP_KERNEL);
+	if (!val)
+		return -ENOMEM;
+	why = "invalid value";
+	mutex_lock(&knobs_mutex);
+	err = k->set(val, &why);
+	mutex_unlock(&knobs_mutex);
+	if (err)
+		pr_warn("%s: rejected '%.64s': %s\n", k->name, val, why);
+	kfree(val);
+	return err;
+}
+
+/* Load time: modprobe/insmod options. The kernel strips no bytes here. */
+static int knob_param_set(const char *val, const struct kernel_param *kp)
+{
+	return knob_apply(kp->arg, val ? val : "", val ? strlen(val) : 0);
+}
+
+static int knob_param_get(char *buf, const struct kernel_param *kp)
+{
+	struct sld_knob *k = kp->arg;
+	int n;
+
+	mutex_lock(&knobs_mutex);
+	n = k->show(buf, PAGE_SIZE);
+	mutex_unlock(&knobs_mutex);
+	return n;
+}
+
+const struct kernel_param_ops sld_knob_ops = {
+	.set = knob_param_set,
+	.get = knob_param_get,
+};
+
+/* The module kobject's sysfs_ops hand us module_attributes. */
+static ssize_t knob_show(struct module_attribute *attr,
+			 struct module_kobject *mk, char *buf)
+{
+	struct sld_knob *k = container_of(attr, struct sld_knob, attr);
+	int n;
+
+	mutex_lock(&knobs_mutex);
+	n = k->show(buf, PAGE_SIZE);
+	mutex_unlock(&knobs_mutex);
+	return n;
+}
+
+static ssize_t knob_store(struct module_attribute *attr,
+			  struct module_kobject *mk, const char *buf, size_t count)
+{
+	struct sld_knob *k = container_of(attr, struct sld_knob, attr);
+	int err = knob_apply(k, buf, count);
+
+	return err ? err : count;
+}
+
+/* ---- the core knobs ----------------------------------------------------- */
+
+static int enabled_set(const char *val, const char **why)
+{
+	bool on;
+	int err = sld_parse_bool(val, &on, why);
+
+	if (err)
+		return err;
+	if (knobs_live && on != sld_knobs.enabled) {
+		err = sld_hooks_arm(on);
+		if (err) {
+			*why = "hooks could not be switched";
+			return err;
+		}
+	}
+	WRITE_ONCE(sld_knobs.enabled, on);
+	return 0;
+}
+
+static int enabled_show(char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%c\n", sld_knobs.enabled ? 'Y' : 'N');
+}
+
+static struct sld_knob knob_enabled = {
+	.name = "enabled", .max_len = 1,
+	.set = enabled_set, .show = enabled_show,
+};
+SLD_KNOB(enabled, knob_enabled,
+	 "Arm (Y) or disarm (N) every hook sld_compat places (default Y)");
+
+static int verbose_set(const char *val, const char **why)
+{
+	int v;
+	int err = sld_parse_int(val, 0, 3, &v, why);
+
+	if (!err)
+		WRITE_ONCE(sld_knobs.verbose, v);
+	return err;
+}
+
+static int verbose_show(char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%d\n", sld_knobs.verbose);
+}
+
+static struct sld_knob knob_verbose = {
+	.name = "verbose", .max_len = 2,
+	.set = verbose_set, .show = verbose_show,
+};
+SLD_KNOB(verbose, knob_verbose,
+	 "Log verbosity: 0 errors only, 1 warnings (default), 2 info, 3 debug");
+
+/* ---- sysfs ------------------------------------------------------------- */
+
+/*
+ * The kernel builds /sys/module/<mod>/parameters only for parameters with
+ * a non-zero perm; ours have perm 0, so we make the group ourselves from
+ * the module's own parameter table and every knob is listed exactly once.
+ */
+int sld_knobs_init(void)
+{
+	struct module *me = THIS_MODULE;
+	unsigned int i, n = 0;
+	int err;
+
+	knob_attrs = kcalloc(me->num_kp + 1, sizeof(*knob_attrs), GFP_KERNEL);
+	if (!knob_attrs)
+		return -ENOMEM;
+	for (i = 0; i < me->num_kp; i++) {
+		struct sld_knob *k;
+
+		if (me->kp[i].ops != &sld_knob_ops)
+			continue;
+		k = me->kp[i].arg;
+		sysfs_attr_init(&k->attr.attr);
+		k->attr.attr.name = k->name;
+		k->attr.attr.mode = 0644;
+		k->attr.show = knob_show;
+		k->attr.store = knob_store;
+		knob_attrs[n++] = &k->attr.attr;
+	}
+	knob_group.attrs = knob_attrs;
+	err = sysfs_create_group(&me->mkobj.kobj, &knob_group);
+	if (err) {
+		kfree(knob_attrs);
+		knob_attrs = NULL;
+		return err;
+	}
+	mutex_lock(&knobs_mutex);
+	knobs_live = true;
+	mutex_unlock(&knobs_mutex);
+	return 0;
+}
+
+void sld_knobs_exit(void)
+{
+	if (!knob_attrs)
+		return;
+	sysfs_remove_group(&THIS_MODULE->mkobj.kobj, &knob_group);
+	mutex_lock(&knobs_mutex);
+	knobs_live = false;
+	mutex_unlock(&knobs_mutex);
+	kfree(knob_attrs);
+	knob_attrs = NULL;
+}

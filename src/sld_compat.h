@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal interfaces between the parts of sld_compat. One concept per
+ * file; this header only says who offers what to whom.
+ */
+#ifndef SLD_COMPAT_INTERNAL_H
+#define SLD_COMPAT_INTERNAL_H
+
+#include <linux/kprobes.h>
+#include <linux/types.h>
+
+#define SLD_COMPAT_VERSION "0.1.0"
+
+/* ---- symbols.c: what the running kernel has ------------------------- */
+
+enum sld_mode {			/* mirrors the kernel's split_lock_detect_state */
+	SLD_MODE_OFF, SLD_MODE_WARN, SLD_MODE_FATAL, SLD_MODE_RATELIMIT,
+	SLD_MODE_UNKNOWN,
+};
+
+struct sld_kernel {
+	unsigned long (*lookup)(const char *name);	/* kallsyms_lookup_name */
+	bool cpu_sld;		/* X86_FEATURE_SPLIT_LOCK_DETECT */
+	bool cpu_bld;		/* X86_FEATURE_BUS_LOCK_DETECT */
+	const int *sld_state;	/* the kernel's sld_state, if found */
+	const unsigned int *mitigate;	/* sysctl_sld_mitigate, if found */
+	unsigned long user_handler;	/* handle_user_split_lock */
+	unsigned long guest_handler;	/* handle_guest_split_lock */
+	unsigned long warn;		/* split_lock_warn */
+	unsigned long reenable;		/* __split_lock_reenable */
+	unsigned long reenable_unlock;	/* __split_lock_reenable_unlock */
+	unsigned long cpu_offline;	/* splitlock_cpu_offline */
+};
+
+extern struct sld_kernel sld_kernel;
+
+int sld_symbols_init(void);
+unsigned long sld_lookup(const char *name);
+enum sld_mode sld_kernel_mode(void);
+const char *sld_mode_name(enum sld_mode m);
+int sld_kernel_mitigate(void);		/* -1 when the sysctl is absent */
+bool sld_kernel_has_sld_code(void);
+
+/* ---- degraded.c: features that are off, and why --------------------- */
+
+void sld_degrade(const char *feature, const char *reason);
+bool sld_is_degraded(const char *feature);
+int sld_degraded_show(char *buf, size_t size);	/* "feature: reason\n"... */
+void sld_degraded_reset(void);
+
+/* ---- hooks.c: every kprobe the module places ------------------------ */
+
+struct sld_hook {
+	const char *name;		/* what it is for, e.g. "ac-user" */
+	const char *symbol;		/* kernel function it probes */
+	bool ret;			/* kretprobe instead of kprobe */
+	kprobe_pre_handler_t pre;
+	kretprobe_handler_t entry;	/* kretprobe entry handler */
+	kretprobe_handler_t handler;	/* kretprobe return handler */
+	size_t data_size;		/* kretprobe per-instance data */
+	/* state */
+	struct kprobe kp;
+	struct kretprobe krp;
+	bool registered;
+	int err;			/* registration error, 0 if none */
+};
+
+void sld_hook_add(struct sld_hook *h);
+int sld_hooks_init(void);
+void sld_hooks_exit(void);
+int sld_hooks_arm(bool on);		/* the `enabled` knob */
+int sld_hooks_show(char *buf, size_t size);
+bool sld_hook_armed(const char *name);
+
+/* ---- knobs.c: /sys/module/sld_compat/parameters --------------------- */
+
+struct sld_knobs {
+	bool enabled;
+	int verbose;		/* 0 quiet .. 3 debug */
+};
+
+extern struct sld_knobs sld_knobs;
+
+int sld_knobs_init(void);
+void sld_knobs_exit(void);
+
+/* ---- status.c: read-only view ---------------------------------------- */
+
+int sld_status_init(void);
+void sld_status_exit(void);
+
+#define sld_info(fmt, ...) do {						\
+	if (READ_ONCE(sld_knobs.verbose) >= 2)				\
+		pr_info(fmt, ##__VA_ARGS__);				\
+} while (0)
+#define sld_dbg(fmt, ...) do {						\
+	if (READ_ONCE(sld_knobs.verbose) >= 3)				\
+		pr_info(fmt, ##__VA_ARGS__);				\
+} while (0)
+
+#endif /* SLD_COMPAT_INTERNAL_H */

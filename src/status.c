@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The read-only view: /sys/kernel/sld_compat/, one value per file for
+ * scripts, and `status`, the same values as "name: value" lines for
+ * people. Both come from one table, so they cannot disagree.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/kobject.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "sld_compat.h"
+
+struct status_item {
+	const char *name;
+	int (*show)(char *buf, size_t size);
+};
+
+static int version_show(char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%s\n", SLD_COMPAT_VERSION);
+}
+
+static int sld_mode_show(char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%s\n", sld_mode_name(sld_kernel_mode()));
+}
+
+static int mitigate_show(char *buf, size_t size)
+{
+	int m = sld_kernel_mitigate();
+
+	return m < 0 ? scnprintf(buf, size, "absent\n") :
+		       scnprintf(buf, size, "%d\n", m);
+}
+
+static int cpu_sld_show(char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%d\n", sld_kernel.cpu_sld);
+}
+
+static int cpu_bld_show(char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%d\n", sld_kernel.cpu_bld);
+}
+
+/* Which of the kernel's split-lock functions exist here. */
+static int kernel_code_show(char *buf, size_t size)
+{
+	static const struct { const char *name; size_t off; } fns[] = {
+#define FN(f, sym) { sym, offsetof(struct sld_kernel, f) }
+		FN(user_handler, "handle_user_split_lock"),
+		FN(guest_handler, "handle_guest_split_lock"),
+		FN(warn, "split_lock_warn"),
+		FN(reenable, "__split_lock_reenable"),
+		FN(reenable_unlock, "__split_lock_reenable_unlock"),
+		FN(cpu_offline, "splitlock_cpu_offline"),
+#undef FN
+	};
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(fns); i++) {
+		unsigned long addr = *(unsigned long *)((char *)&sld_kernel +
+							fns[i].off);
+
+		n += scnprintf(buf + n, size - n, "%s %s\n", fns[i].name,
+			       addr ? "present" : "missing");
+	}
+	return n;
+}
+
+/* What this machine is, in one word, so nobody has to infer it. */
+static int support_show(char *buf, size_t size)
+{
+	const char *s;
+
+	if (!sld_kernel_has_sld_code())
+		s = "none: kernel has no split-lock detection code";
+	else if (!sld_kernel.cpu_sld)
+		s = "kernel-only: CPU has no split-lock detection, MSR writes skipped";
+	else
+		s = "full";
+	return scnprintf(buf, size, "%s\n", s);
+}
+
+static int hooks_show(char *buf, size_t size)
+{
+	return sld_hooks_show(buf, size);
+}
+
+static int degraded_show(char *buf, size_t size)
+{
+	return sld_degraded_show(buf, size);
+}
+
+static const struct status_item items[] = {
+	{ "version", version_show },
+	{ "support", support_show },
+	{ "sld_mode", sld_mode_show },
+	{ "split_lock_mitigate", mitigate_show },
+	{ "cpu_split_lock_detect", cpu_sld_show },
+	{ "cpu_bus_lock_detect", cpu_bld_show },
+	{ "kernel_code", kernel_code_show },
+	{ "hooks", hooks_show },
+	{ "degraded", degraded_show },
+};
+
+/* Multi-line values are indented under their name. */
+static int status_show(char *buf, size_t size)
+{
+	char *tmp = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	unsigned int i;
+	int n = 0;
+
+	if (!tmp)
+		return -ENOMEM;
+	for (i = 0; i < ARRAY_SIZE(items); i++) {
+		int len = items[i].show(tmp, PAGE_SIZE);
+		char *line, *p = tmp;
+		bool multi = len > 0 && strchr(tmp, '\n') != tmp + len - 1;
+
+		if (len <= 0)
+			continue;
+		tmp[len - 1] = '\0';
+		if (!multi) {
+			n += scnprintf(buf + n, size - n, "%s: %s\n",
+				       items[i].name, tmp);
+			continue;
+		}
+		n += scnprintf(buf + n, size - n, "%s:\n", items[i].name);
+		while ((line = strsep(&p, "\n")))
+			n += scnprintf(buf + n, size - n, "  %s\n", line);
+	}
+	kfree(tmp);
+	return n;
+}
+
+struct status_attr {
+	struct kobj_attribute ka;
+	int (*show)(char *buf, size_t size);
+};
+
+static ssize_t status_attr_show(struct kobject *kobj,
+				struct kobj_attribute *ka, char *buf)
+{
+	struct status_attr *sa = container_of(ka, struct status_attr, ka);
+
+	return sa->show(buf, PAGE_SIZE);
+}
+
+#define NITEMS (ARRAY_SIZE(items) + 1)
+static struct status_attr attrs[NITEMS];
+static struct attribute *attr_ptrs[NITEMS + 1];
+static const struct attribute_group status_group = { .attrs = attr_ptrs };
+static struct kobject *status_kobj;
+
+static void fill_attr(unsigned int i, const char *name,
+		      int (*show)(char *, size_t))
+{
+	sysfs_attr_init(&attrs[i].ka.attr);
+	attrs[i].ka.attr.name = name;
+	attrs[i].ka.attr.mode = 0444;
+	attrs[i].ka.show = status_attr_show;
+	attrs[i].show = show;
+	attr_ptrs[i] = &attrs[i].ka.attr;
+}
+
+int sld_status_init(void)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(items); i++)
+		fill_attr(i, items[i].name, items[i].show);
+	fill_attr(i, "status", status_show);
+
+	status_kobj = kobject_create_and_add("sld_compat", kernel_kobj);
+	if (!status_kobj)
+		return -ENOMEM;
+	err = sysfs_create_group(status_kobj, &status_group);
+	if (err) {
+		kobject_put(status_kobj);
+		status_kobj = NULL;
+	}
+	return err;
+}
+
+void sld_status_exit(void)
+{
+	if (!status_kobj)
+		return;
+	sysfs_remove_group(status_kobj, &status_group);
+	kobject_put(status_kobj);
+	status_kobj = NULL;
+}

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Resolving what the running kernel has. Only this file looks up kallsyms;
+ * everyone else reads sld_kernel. A missing symbol is a fact about the
+ * kernel, recorded as a degraded feature, never a load failure.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <asm/cpufeature.h>
+
+#include "sld_compat.h"
+#include "compat/compat.h"
+
+struct sld_kernel sld_kernel;
+
+/*
+ * kallsyms_lookup_name is not exported since 5.7; a kprobe on it is the
+ * usual way to learn its address. Registering and unregistering costs
+ * nothing lasting.
+ */
+static int find_kallsyms_lookup_name(void)
+{
+	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+	int err;
+
+	err = register_kprobe(&kp);
+	if (err)
+		return err;
+	sld_kernel.lookup = (void *)sld_kprobe_func_start(kp.addr);
+	unregister_kprobe(&kp);
+	return 0;
+}
+
+unsigned long sld_lookup(const char *name)
+{
+	return sld_kernel.lookup ? sld_kernel.lookup(name) : 0;
+}
+
+enum sld_mode sld_kernel_mode(void)
+{
+	int v;
+
+	if (!sld_kernel.sld_state)
+		return SLD_MODE_UNKNOWN;
+	v = READ_ONCE(*sld_kernel.sld_state);
+	return v >= SLD_MODE_OFF && v < SLD_MODE_UNKNOWN ? v : SLD_MODE_UNKNOWN;
+}
+
+const char *sld_mode_name(enum sld_mode m)
+{
+	static const char * const names[] = {
+		[SLD_MODE_OFF] = "off", [SLD_MODE_WARN] = "warn",
+		[SLD_MODE_FATAL] = "fatal", [SLD_MODE_RATELIMIT] = "ratelimit",
+		[SLD_MODE_UNKNOWN] = "unknown",
+	};
+
+	return m <= SLD_MODE_UNKNOWN ? names[m] : "unknown";
+}
+
+int sld_kernel_mitigate(void)
+{
+	return sld_kernel.mitigate ? (int)READ_ONCE(*sld_kernel.mitigate) : -1;
+}
+
+bool sld_kernel_has_sld_code(void)
+{
+	return sld_kernel.user_handler || sld_kernel.guest_handler;
+}
+
+static unsigned long need(const char *sym, const char *feature)
+{
+	unsigned long addr = sld_lookup(sym);
+
+	if (!addr) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "kernel has no %s", sym);
+		sld_degrade(feature, why);
+	}
+	return addr;
+}
+
+static void find_split_lock_code(void)
+{
+	sld_kernel.user_handler = need("handle_user_split_lock", "ac-user");
+	sld_kernel.guest_handler = need("handle_guest_split_lock", "ac-guest");
+	sld_kernel.warn = sld_lookup("split_lock_warn");
+	sld_kernel.reenable = sld_lookup("__split_lock_reenable");
+	sld_kernel.reenable_unlock = sld_lookup("__split_lock_reenable_unlock");
+	sld_kernel.cpu_offline = sld_lookup("splitlock_cpu_offline");
+	/* The mode is a static enum in intel.c / bus_lock.c: KALLSYMS_ALL. */
+	sld_kernel.sld_state = (const int *)need("sld_state", "sld-mode");
+	sld_kernel.mitigate = (const unsigned int *)sld_lookup("sysctl_sld_mitigate");
+}
+
+int sld_symbols_init(void)
+{
+	int err;
+
+	sld_kernel.cpu_sld = sld_cpu_has_split_lock_detect();
+	sld_kernel.cpu_bld = sld_cpu_has_bus_lock_detect();
+
+	err = find_kallsyms_lookup_name();
+	if (err) {
+		sld_degrade("kallsyms", "cannot locate kallsyms_lookup_name");
+		sld_degrade("ac-user", "no symbol lookup");
+		sld_degrade("ac-guest", "no symbol lookup");
+		sld_degrade("sld-mode", "no symbol lookup");
+		return 0;
+	}
+	find_split_lock_code();
+	return 0;
+}
