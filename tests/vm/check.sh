@@ -1,0 +1,12 @@
+#!/bin/bash
+# Boot every kernel of the suite and hand the TAP streams to prove.
+# Two VMs run at a time: each is TCG with two vCPUs, the machine has two
+# cores, and a third would only queue.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+KVERS=${KVERS:-$(sed -n 's/^KVERS ?= //p' "$top/tests/vm/kernels.mk")}
+rm -f "$top"/build/vm/*.tap
+printf '%s\n' $KVERS | xargs -P "${VM_JOBS:-2}" -I{} "$top/tests/vm/vm.sh" {} check
+taps=
+for k in $KVERS; do taps="$taps $top/build/vm/$k.tap"; done
+prove --exec cat $taps

@@ -1,0 +1,55 @@
+#!/bin/bash
+# collect.sh KVER LOG: turn one VM's console log into a TAP stream. The
+# suite's own results come first, renumbered, then the harness's checks.
+set -u
+kver=$1
+log=$2
+tap=$(sed -n '/^@@@ BEGIN check/,/^@@@ END$/p' "$log" | sed '1d;$d')
+dmesg=$(sed -n '/^@@@ BEGIN DMESG/,/^@@@ END DMESG/p' "$log" | sed '1d;$d')
+n=0
+
+emit() {	# emit ok|not-ok DESCRIPTION [DIAG]
+	n=$((n + 1))
+	if [ "$1" = ok ]; then echo "ok $n - $2"; else
+		echo "not ok $n - $2"
+		[ -n "${3:-}" ] && echo "$3" | head -n 40 | sed 's/^/#   /'
+	fi
+	return 0
+}
+
+while IFS= read -r line; do
+	case $line in
+	"ok "*|"not ok "*)
+		n=$((n + 1))
+		echo "$line" | sed -E "s/^(not )?ok [0-9]+/\1ok $n [$kver]/" ;;
+	"1.."*) ;;
+	*) echo "$line" ;;
+	esac
+done <<< "$tap"
+
+if grep -q '^@@@ END$' "$log"; then
+	emit ok "[$kver] VM booted and the suite ran to the end"
+else
+	emit not-ok "[$kver] VM booted and the suite ran to the end" \
+		"$(tail -n 30 "$log")"
+fi
+
+bad=$(cat "$log" | grep -E 'Kernel panic|Oops|BUG[: ]|WARNING:|general protection|lockdep|KASAN|INFO: task .* blocked|possible circular locking|UBSAN' || true)
+if [ -z "$bad" ]; then
+	emit ok "[$kver] dmesg: no Oops, BUG, WARNING, GPF, lockdep, KASAN, hung task"
+else
+	emit not-ok "[$kver] dmesg: no Oops, BUG, WARNING, GPF, lockdep, KASAN, hung task" "$bad"
+fi
+
+# sld_compat lines at KERN_ERR or worse (<0>..<3>) must be announced.
+expected=$(echo "$tap" | sed -n 's/^# expect-dmesg: //p')
+errs=$(echo "$dmesg" | grep -E '^<[0-3]>.*sld_compat' || true)
+if [ -n "$expected" ] && [ -n "$errs" ]; then
+	errs=$(echo "$errs" | grep -vE -f <(echo "$expected") || true)
+fi
+if [ -z "$errs" ]; then
+	emit ok "[$kver] dmesg: no unexpected sld_compat error line"
+else
+	emit not-ok "[$kver] dmesg: no unexpected sld_compat error line" "$errs"
+fi
+echo "1..$n"

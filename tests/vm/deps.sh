@@ -1,0 +1,47 @@
+#!/bin/bash
+# Install everything `make check` / `make demo` need on a Debian 12 host.
+# Idempotent: a second run installs nothing and downloads nothing.
+#
+# Kernel images are not installed (that would run update-initramfs and fill
+# /boot); they are downloaded and unpacked into $SLD_CACHE, which only needs
+# the vmlinuz and the modules. Headers are installed normally for Kbuild.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+KVERS=${KVERS:-$(sed -n 's/^KVERS ?= //p' "$here/kernels.mk")}
+SLD_CACHE=${SLD_CACHE:-/var/cache/sld-compat-test}
+
+pkgs="build-essential make gcc sparse kmod cpio busybox-static qemu-system-x86
+      libelf-dev liblzma-dev libzstd-dev libcmocka-dev pkg-config binutils
+      clang libclang-rt-14-dev perl xz-utils zstd dkms"
+for k in $KVERS; do pkgs="$pkgs linux-headers-$k"; done
+
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps: missing packages:$missing (run as root to install)" >&2
+		exit 1
+	fi
+	echo "deps: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null || apt-get update
+	apt-get install -y -q --no-install-recommends $missing >/dev/null
+fi
+
+mkdir -p "$SLD_CACHE"
+for k in $KVERS; do
+	dir="$SLD_CACHE/$k"
+	[ -f "$dir/.ok" ] && continue
+	echo "deps: fetching linux-image-$k into $dir"
+	rm -rf "$dir" "$dir.tmp"
+	mkdir -p "$dir.tmp/deb"
+	(cd "$dir.tmp/deb" && apt-get download -q "linux-image-$k" >/dev/null)
+	deb=$(ls "$dir.tmp"/deb/*.deb)
+	dpkg-deb -x "$deb" "$dir.tmp/root"
+	rm -rf "$dir.tmp/deb"
+	mv "$dir.tmp" "$dir"
+	touch "$dir/.ok"
+done

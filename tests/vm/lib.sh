@@ -1,0 +1,43 @@
+# TAP helpers for the in-VM suite (busybox ash). The test counter lives in
+# a file so that subshells and separate test files share one numbering.
+TAPN=/tmp/tap.n
+[ -f $TAPN ] || echo 0 > $TAPN
+MOD=/mod/sld_compat.ko
+P=/sys/module/sld_compat/parameters
+S=/sys/kernel/sld_compat
+
+_next() { n=$(($(cat $TAPN) + 1)); echo $n > $TAPN; echo $n; }
+ok() { echo "ok $(_next) - $*"; }
+nok() { echo "not ok $(_next) - $*"; }
+diag() { echo "$*" | sed 's/^/# /'; }
+
+# is GOT EXPECTED DESCRIPTION
+is() {
+	if [ "$1" = "$2" ]; then ok "$3"; else
+		nok "$3"; diag "  got:      '$1'"; diag "  expected: '$2'"; fi
+}
+# like GOT REGEX DESCRIPTION
+like() {
+	if echo "$1" | grep -qE -- "$2"; then ok "$3"; else
+		nok "$3"; diag "  got: '$1'"; diag "  expected to match: $2"; fi
+}
+# run DESCRIPTION CMD...: passes if CMD exits 0
+run() {
+	d=$1; shift
+	if out=$("$@" 2>&1); then ok "$d"; else nok "$d"; diag "$out"; fi
+}
+# fails DESCRIPTION CMD...: passes if CMD exits non-zero
+fails() {
+	d=$1; shift
+	if out=$("$@" 2>&1); then nok "$d"; diag "$out"; else ok "$d"; fi
+}
+# The harness fails a run on any sld_compat error line unless a test says
+# it expects it (an extended regex matched against the line).
+expect_dmesg() { echo "# expect-dmesg: $*"; }
+
+# Lines the kernel logged since mark_dmesg.
+mark_dmesg() { dmesg | wc -l > /tmp/dmesg.mark; }
+new_dmesg() { dmesg | tail -n +$(($(cat /tmp/dmesg.mark) + 1)); }
+
+load() { insmod $MOD "$@"; }
+unload() { rmmod sld_compat; }

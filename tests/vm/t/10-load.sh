@@ -1,0 +1,35 @@
+# Load, and the status view tells the truth about the booted kernel.
+. /tests/lib.sh
+
+run "insmod sld_compat" load
+is "$(cat /sys/module/sld_compat/initstate 2>&1)" live "module is live"
+is "$(cat $S/version)" "$(cat /sys/module/sld_compat/version)" \
+	"status version matches MODULE_VERSION"
+# Under TCG the guest kernel never enables SLD (X86_FEATURE_HYPERVISOR).
+is "$(cat $S/sld_mode)" off "kernel split-lock mode read from the kernel: off"
+is "$(cat $S/cpu_split_lock_detect)" 0 "CPU has no split-lock detection (TCG)"
+is "$(cat $S/cpu_bus_lock_detect)" 0 "CPU has no bus-lock detection (TCG)"
+like "$(cat $S/support)" '^kernel-only: ' "support says kernel-only"
+is "$(cat $S/split_lock_mitigate)" "$(cat /proc/sys/kernel/split_lock_mitigate)" \
+	"split_lock_mitigate matches the sysctl"
+is "$(cat $S/split_lock_mitigate)" 1 "split_lock_mitigate is 1 by default"
+# Read live from the kernel, not cached at load.
+echo 0 > /proc/sys/kernel/split_lock_mitigate
+is "$(cat $S/split_lock_mitigate)" 0 "status follows a sysctl change"
+echo 1 > /proc/sys/kernel/split_lock_mitigate
+for f in handle_user_split_lock handle_guest_split_lock split_lock_warn \
+	 __split_lock_reenable splitlock_cpu_offline; do
+	like "$(grep "^$f " $S/kernel_code)" "^$f present$" "kernel_code: $f present"
+done
+is "$(cat $S/degraded)" none "nothing degraded on this kernel"
+st=$(cat $S/status)
+like "$st" "^version: " "status file has the version"
+like "$st" "sld_mode: off" "status file has the mode"
+like "$(dmesg | grep 'sld_compat: version')" \
+	"kernel split-lock mode off, split_lock_mitigate 1, cpu split_lock_detect 0" \
+	"load line in dmesg states what was found"
+like "$(dmesg | grep 'sld_compat: CPU has no split-lock')" "never written" \
+	"dmesg says MSR_TEST_CTRL is never written here"
+for f in $S/*; do
+	fails "$(basename $f) is read-only" sh -c "echo x > $f"
+done

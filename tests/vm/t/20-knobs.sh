@@ -1,0 +1,46 @@
+# Every knob round-trips and rejects malformed values with EINVAL,
+# changing nothing and saying why in dmesg; non-root cannot write.
+. /tests/lib.sh
+
+w() { sldtest write "$P/$1" "$2"; }
+
+# check_knob NAME "GOOD VALUES" "SHOWN VALUES" BAD...
+check_knob() {
+	k=$1 goods=$2 shown=$3; shift 3
+	i=1
+	for g in $goods; do
+		s=$(echo "$shown" | cut -d' ' -f$i)
+		is "$(w $k "$g\\n")" OK "$k: write '$g'"
+		is "$(cat $P/$k)" "$s" "$k: reads back '$s'"
+		i=$((i + 1))
+	done
+	before=$(cat $P/$k)
+	for b in "$@"; do
+		mark_dmesg
+		is "$(w $k "$b")" EINVAL "$k: rejects '$b'"
+		is "$(cat $P/$k)" "$before" "$k: unchanged after '$b'"
+		like "$(new_dmesg)" "sld_compat: $k: rejected" "$k: dmesg says why for '$b'"
+	done
+	is "$(sldtest asuser 65534 sldtest write $P/$k "$before")" EACCES \
+		"$k: unprivileged write refused"
+	is "$(cat $P/$k)" "$before" "$k: unchanged after unprivileged write"
+}
+
+lsmod | grep -q '^sld_compat ' || load
+ls -l $P | grep -v '^total' | while read -r mode rest; do
+	like "$mode" '^-rw-r--r--' "knob mode is 0644: $rest"
+done
+check_knob verbose "0 3 1 2 1" "0 3 1 2 1" \
+	"\\n" " 1" "1 " "4" "-1" "99999999999999999999" "1x" "0x1" "+1" \
+	"1\\0" "1\\02" "\\xff" "one" "1.0" "\\t1"
+check_knob enabled "0 1 N Y n y 1" "N Y N Y N Y Y" \
+	"\\n" " 1" "1 " "2" "-1" "yes" "true" "on" "10" "Y\\0" "\\xc3\\xa9" \
+	"YY" "1\\n\\n"
+# Load-time values go through the same setter.
+unload
+fails "insmod with verbose=9 fails" load verbose=9
+expect_dmesg "invalid for parameter"
+fails "insmod with enabled=maybe fails" load enabled=maybe
+run "insmod with verbose=3 enabled=0" load verbose=3 enabled=0
+is "$(cat $P/verbose) $(cat $P/enabled)" "3 N" "load-time knobs applied"
+unload

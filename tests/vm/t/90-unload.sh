@@ -1,0 +1,23 @@
+# Unload undoes everything; load/unload cycles leave nothing behind.
+. /tests/lib.sh
+
+lsmod | grep -q '^sld_compat ' || load
+kp_before=$(grep -c sld_compat /sys/kernel/debug/kprobes/list 2>/dev/null)
+run "rmmod sld_compat" unload
+fails "sysfs status directory is gone" test -e $S
+fails "module directory is gone" test -e /sys/module/sld_compat
+is "$(grep -c sld_compat /sys/kernel/debug/kprobes/list)" 0 "no kprobe left behind"
+diag "kprobes while loaded: $kp_before"
+mark_dmesg
+slab0=$(grep -E '^(Slab|SUnreclaim):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')
+fails=0
+i=0
+while [ $i -lt 100 ]; do
+	load && unload || fails=$((fails + 1))
+	i=$((i + 1))
+done
+is "$fails" 0 "100 load/unload cycles"
+is "$(new_dmesg | grep -ciE 'warn|error|bug|oops')" 0 \
+	"no new warning or error in dmesg over 100 cycles"
+diag "meminfo before: $slab0"
+diag "meminfo after:  $(grep -E '^(Slab|SUnreclaim):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')"

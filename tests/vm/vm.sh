@@ -1,0 +1,77 @@
+#!/bin/bash
+# Build everything one kernel needs, pack an initramfs, boot it under QEMU
+# (TCG, -smp 2), and turn the serial console into TAP.
+#
+#   vm.sh KVER check   -> build/vm/KVER.tap (for prove), log in build/vm/
+#   vm.sh KVER demo    -> prints the demo's console output
+#
+# The run fails (not ok lines) if the VM does not finish, if any test
+# fails, or if dmesg shows an Oops, BUG, WARNING, general protection
+# fault, lockdep, KASAN or hung-task line, or an sld_compat error line that
+# no test announced with expect_dmesg.
+set -eu
+kver=$1
+mode=${2:-check}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+SLD_CACHE=${SLD_CACHE:-/var/cache/sld-compat-test}
+out=$top/build/vm
+kroot=$SLD_CACHE/$kver/root
+kmods=$kroot/lib/modules/$kver/kernel
+mkdir -p "$out"
+
+build_tree() {	# build_tree SRC DEST: an out-of-tree module dir per kernel
+	mkdir -p "$2"
+	cp -a "$1"/. "$2"/
+	make -s -C "$2" KVER="$kver" >"$2.log" 2>&1 || {
+		echo "vm.sh: building $1 for $kver failed:" >&2
+		cat "$2.log" >&2
+		exit 1
+	}
+}
+
+# Kernel modules from Debian's image that tests insmod (decompressed:
+# busybox insmod does not read .ko.xz).
+copy_kmod() {
+	local f
+	f=$(find "$kmods" \( -name "$1.ko" -o -name "$1.ko.xz" \) | head -n1)
+	[ -n "$f" ] || return 0
+	case $f in
+	*.xz) xz -dc "$f" > "$2/$1.ko" ;;
+	*) cp "$f" "$2/$1.ko" ;;
+	esac
+}
+
+build_tree "$top/src" "$top/build/kmod/$kver"
+if [ -f "$top/tests/fixtures/Kbuild" ]; then
+	build_tree "$top/tests/fixtures" "$top/build/fixtures/$kver"
+fi
+
+root=$out/$kver.root
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mod,kmod,tests/bin,lib/modules/$kver}
+cp /bin/busybox "$root/bin/busybox"
+cp "$top/tests/vm/init" "$root/init"
+chmod +x "$root/init"
+cp "$top/tests/vm/lib.sh" "$top/tests/vm/demo.sh" "$root/tests/"
+cp -r "$top/tests/vm/t" "$root/tests/"
+cp "$top"/build/vmbin/* "$root/tests/bin/"
+echo "$mode" > "$root/tests/mode"
+cp "$top/build/kmod/$kver/sld_compat.ko" "$root/mod/"
+if [ -d "$top/build/fixtures/$kver" ]; then
+	find "$top/build/fixtures/$kver" -name '*.ko' -exec cp {} "$root/mod/" \;
+fi
+for m in irqbypass kvm kvm-intel kvm-amd msr; do copy_kmod "$m" "$root/kmod"; done
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/$kver.initrd"
+
+log=$out/$kver-$mode.log
+timeout "${VM_TIMEOUT:-420}" qemu-system-x86_64 -m 1024 -smp 2 -cpu max \
+	-accel tcg -nographic -no-reboot -monitor none -serial stdio \
+	-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$out/$kver.initrd" \
+	-append "console=ttyS0 loglevel=1 oops=panic panic=-1 ${VM_APPEND:-}" \
+	</dev/null 2>&1 | tr -d '\r' > "$log" || true
+
+if [ "$mode" = demo ]; then
+	sed -n '/^@@@ BEGIN demo/,/^@@@ END$/p' "$log" | sed '1d;$d'
+	exit 0
+fi
+"$top/tests/vm/collect.sh" "$kver" "$log" > "$out/$kver.tap"
