@@ -52,7 +52,7 @@ lint:
 		rm -rf build/lint/$$k; mkdir -p build/lint/$$k; cp -a src/. build/lint/$$k/; \
 		echo "# W=1 C=1 $$k"; \
 		$(MAKE) -s -C build/lint/$$k KVER=$$k W=1 C=1 2>&1 | \
-			grep -v '^Skipping BTF' | tee build/lint/$$k.log; \
+			grep -vE '^Skipping BTF|^make\[[0-9]+\]: (Entering|Leaving)' | tee build/lint/$$k.log; \
 		test ! -s build/lint/$$k.log; \
 	done
 
@@ -72,3 +72,61 @@ clean:
 
 .PHONY: all module tools deps vmbin unit objdump-check fuzz-short fuzz \
 	vm-check lint check demo clean
+
+# A real host: install the source under /usr/src and let DKMS build and
+# install it for the running kernel (and every future one: AUTOINSTALL).
+DKMS_SRC := $(DESTDIR)/usr/src/sld-compat-$(VERSION)
+dkms-src:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -a dkms.conf $(DKMS_SRC)/
+	cp -a src $(DKMS_SRC)/
+	find $(DKMS_SRC)/src \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' \
+		-o -name '*.mod' -o -name '*.mod.c' -o -name conftest.h \) -delete
+
+dkms-install: dkms-src
+	dkms add -m sld-compat -v $(VERSION)
+	dkms build -m sld-compat -v $(VERSION) -k $(KVER)
+	dkms install -m sld-compat -v $(VERSION) -k $(KVER)
+
+dkms-uninstall:
+	dkms remove -m sld-compat -v $(VERSION) --all
+	rm -rf /usr/src/sld-compat-$(VERSION)
+
+.PHONY: dkms-src dkms-install dkms-uninstall
+
+# --- Packages (packaging/): make deb, make rpm, make pkg-check ---------------
+# Both build from a clean copy of the tree in build/pkg/src-tree (never in the
+# repository root) and leave their results in build/pkg/.
+PKG_DIR := build/pkg
+PKG_TREE := $(PKG_DIR)/src-tree
+PKG_TARBALL := $(PKG_DIR)/sld-compat-$(VERSION).tar.gz
+PKG_FILES := dkms.conf src tools README.md CHANGELOG.md
+
+pkg-tree:
+	rm -rf $(PKG_TREE)
+	mkdir -p $(PKG_TREE)
+	cp -a $(PKG_FILES) $(PKG_TREE)/
+	find $(PKG_TREE) \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' \
+		-o -name '*.mod' -o -name '*.mod.c' -o -name conftest.h \
+		-o -name Module.symvers -o -name modules.order -o -name '*.o.d' \) -delete
+	tar -C $(PKG_TREE) --sort=name --owner=0 --group=0 --numeric-owner \
+		--transform 's,^\.,sld-compat-$(VERSION),' -czf $(PKG_TARBALL) .
+
+deb: pkg-tree
+	cp $(PKG_TARBALL) $(PKG_DIR)/sld-compat_$(VERSION).orig.tar.gz
+	cp -a packaging/debian $(PKG_TREE)/debian
+	cd $(PKG_TREE) && dpkg-buildpackage -us -uc -j1
+	@ls -1 $(PKG_DIR)/*.deb
+
+rpm: pkg-tree
+	mkdir -p $(PKG_DIR)/rpm/SOURCES
+	cp $(PKG_TARBALL) $(PKG_DIR)/rpm/SOURCES/
+	rpmbuild -bb --define '_topdir $(abspath $(PKG_DIR)/rpm)' \
+		--define '_smp_mflags -j1' packaging/rpm/sld-compat.spec
+	@find $(PKG_DIR)/rpm/RPMS -name '*.rpm'
+
+pkg-check:
+	bash tests/pkg/check.sh
+
+.PHONY: pkg-tree deb rpm pkg-check

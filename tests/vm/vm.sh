@@ -71,7 +71,7 @@ timeout "${VM_TIMEOUT:-420}" qemu-system-x86_64 -m 1024 -smp 2 -cpu max \
 	</dev/null 2>&1 | tr -d '\r' > "$log" || true
 
 if [ "$mode" = demo ]; then
-	sed -n '/^@@@ BEGIN demo/,/^@@@ END$/p' "$log" | sed '1d;$d'
+	sed -n '/@@@ BEGIN demo/,/^@@@ END$/p' "$log" | sed '1d;$d'
 	exit 0
 fi
 "$top/tests/vm/collect.sh" "$kver" "$log" > "$out/$kver.tap"
