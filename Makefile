@@ -130,39 +130,3 @@ pkg-check:
 	bash tests/pkg/check.sh
 
 .PHONY: pkg-tree deb rpm pkg-check
-
-# --- Packages (packaging/): make deb, make rpm, make pkg-check ---------------
-# Both build from a clean copy of the tree in build/pkg/src-tree (never in the
-# repository root) and leave their results in build/pkg/.
-PKG_DIR := build/pkg
-PKG_TREE := $(PKG_DIR)/src-tree
-PKG_TARBALL := $(PKG_DIR)/sld-compat-$(VERSION).tar.gz
-PKG_FILES := dkms.conf src tools README.md CHANGELOG.md
-
-pkg-tree:
-	rm -rf $(PKG_TREE)
-	mkdir -p $(PKG_TREE)
-	cp -a $(PKG_FILES) $(PKG_TREE)/
-	find $(PKG_TREE) \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' \
-		-o -name '*.mod' -o -name '*.mod.c' -o -name conftest.h \
-		-o -name Module.symvers -o -name modules.order -o -name '*.o.d' \) -delete
-	tar -C $(PKG_TREE) --sort=name --owner=0 --group=0 --numeric-owner \
-		--transform 's,^\.,sld-compat-$(VERSION),' -czf $(PKG_TARBALL) .
-
-deb: pkg-tree
-	cp $(PKG_TARBALL) $(PKG_DIR)/sld-compat_$(VERSION).orig.tar.gz
-	cp -a packaging/debian $(PKG_TREE)/debian
-	cd $(PKG_TREE) && dpkg-buildpackage -us -uc -j1
-	@ls -1 $(PKG_DIR)/*.deb
-
-rpm: pkg-tree
-	mkdir -p $(PKG_DIR)/rpm/SOURCES
-	cp $(PKG_TARBALL) $(PKG_DIR)/rpm/SOURCES/
-	rpmbuild -bb --define '_topdir $(abspath $(PKG_DIR)/rpm)' \
-		--define '_smp_mflags -j1' packaging/rpm/sld-compat.spec
-	@find $(PKG_DIR)/rpm/RPMS -name '*.rpm'
-
-pkg-check:
-	bash tests/pkg/check.sh
-
-.PHONY: pkg-tree deb rpm pkg-check
