@@ -101,7 +101,7 @@ dkms-uninstall:
 PKG_DIR := build/pkg
 PKG_TREE := $(PKG_DIR)/src-tree
 PKG_TARBALL := $(PKG_DIR)/sld-compat-$(VERSION).tar.gz
-PKG_FILES := dkms.conf src tools README.md CHANGELOG.md
+PKG_FILES := dkms.conf src tools packaging README.md CHANGELOG.md
 
 pkg-tree:
 	rm -rf $(PKG_TREE)
@@ -122,8 +122,11 @@ deb: pkg-tree
 rpm: pkg-tree
 	mkdir -p $(PKG_DIR)/rpm/SOURCES
 	cp $(PKG_TARBALL) $(PKG_DIR)/rpm/SOURCES/
-	rpmbuild -bb --define '_topdir $(abspath $(PKG_DIR)/rpm)' \
-		--define '_smp_mflags -j1' packaging/rpm/sld-compat.spec
+	# --nodeps: on Debian the rpm database knows none of the dpkg-installed
+	# build dependencies. No debuginfo: Debian's rpm lacks find-debuginfo.
+	rpmbuild -bb --nodeps --define '_topdir $(abspath $(PKG_DIR)/rpm)' \
+		--define '_smp_mflags -j1' --define 'debug_package %{nil}' \
+		packaging/rpm/sld-compat.spec
 	@find $(PKG_DIR)/rpm/RPMS -name '*.rpm'
 
 pkg-check:
