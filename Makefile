@@ -29,7 +29,14 @@ build/vmbin/%: tests/vm/bin/%.c
 	@mkdir -p $(@D)
 	$(CC) $(VMBIN_CFLAGS) -o $@ $<
 
-vmbin: $(VMBIN)
+# sldctl for the VM suite: static, so it runs on the busybox initramfs.
+build/vmbin/sldctl: FORCE
+	@mkdir -p $(@D)
+	$(MAKE) -C tools/sldctl OUT=$(CURDIR)/build/vmbin-static LDFLAGS=-static \
+		PC_LIBS='-l:libelf.a -l:liblzma.a -l:libzstd.a -l:libz.a'
+	cp build/vmbin-static/sldctl $@
+
+vmbin: $(VMBIN) build/vmbin/sldctl
 
 unit:
 	$(MAKE) -C tests/unit check
@@ -61,7 +68,12 @@ check: deps
 	$(MAKE) unit
 	$(MAKE) fuzz-short
 	$(MAKE) objdump-check
+	$(MAKE) dkms-check
 	$(MAKE) vm-check
+
+# dkms add/build/install for each kernel, in scratch trees (host untouched).
+dkms-check:
+	prove -e bash tests/pkg/dkms-build.sh
 
 demo: deps vmbin
 	bash tests/vm/vm.sh $(firstword $(KVERS)) demo
@@ -71,7 +83,7 @@ clean:
 	$(MAKE) -C src clean KDIR=$(KDIR) 2>/dev/null || true
 
 .PHONY: all module tools deps vmbin unit objdump-check fuzz-short fuzz \
-	vm-check lint check demo clean
+	vm-check lint check demo clean dkms-check FORCE
 
 # A real host: install the source under /usr/src and let DKMS build and
 # install it for the running kernel (and every future one: AUTOINSTALL).
