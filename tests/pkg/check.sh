@@ -18,6 +18,18 @@ usrsrc=usr/src/sld-compat-$ver
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 fail=0
+
+# Build dependencies: on a fresh Debian 12 CI runner (root), install what is
+# missing, as tests/vm/deps.sh does for the VM suite.
+deps="build-essential debhelper dh-dkms dkms fakeroot lintian libelf-dev liblzma-dev
+	libzstd-dev pkg-config rpm rpmlint"
+missing=$(for p in $deps; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+	grep -q '^install ok installed$' || echo "$p"; done)
+if [ -n "$missing" ] && [ "$(id -u)" = 0 ]; then
+	echo "# installing build dependencies:" $missing
+	{ apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-install-recommends $missing; } >&2
+fi
 t() {	# t DESCRIPTION CMD...
 	n=$((n + 1))
 	local d=$1; shift
