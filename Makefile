@@ -69,6 +69,7 @@ check: deps
 	$(MAKE) fuzz-short
 	$(MAKE) objdump-check
 	$(MAKE) dkms-check
+	$(MAKE) pkg-check
 	$(MAKE) vm-check
 
 # dkms add/build/install for each kernel, in scratch trees (host untouched).
@@ -113,7 +114,7 @@ dkms-uninstall:
 PKG_DIR := build/pkg
 PKG_TREE := $(PKG_DIR)/src-tree
 PKG_TARBALL := $(PKG_DIR)/sld-compat-$(VERSION).tar.gz
-PKG_FILES := dkms.conf src tools packaging README.md CHANGELOG.md
+PKG_FILES := dkms.conf src tools packaging README.md CHANGELOG.md COPYING
 
 pkg-tree:
 	rm -rf $(PKG_TREE)

@@ -78,12 +78,16 @@ int sld_hooks_init(void)
 
 		h->err = hook_register(h);
 		h->registered = !h->err;
+		if (!h->err)
+			pr_info("hook %s on %s placed\n", h->name, h->symbol);
 		if (h->err) {
 			snprintf(why, sizeof(why), "kprobe on %s failed (%d)",
 				 h->symbol, h->err);
 			sld_degrade(h->name, why);
 		}
 	}
+	if (!nhooks)
+		pr_info("no hooks to place\n");
 	return sld_hooks_arm(READ_ONCE(sld_knobs.enabled));
 }
 
@@ -113,6 +117,8 @@ int sld_hooks_arm(bool on)
 			hook_enable(hooks[i], !on);
 		pr_err("cannot %s hooks (%d)\n", on ? "arm" : "disarm", err);
 	} else {
+		if (armed != on && nhooks)
+			pr_info("hooks %s\n", on ? "armed" : "disarmed");
 		armed = on;
 	}
 	mutex_unlock(&hooks_lock);
