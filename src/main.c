@@ -38,12 +38,18 @@ static int __init sld_compat_init(void)
 		return err;
 	say_what_we_found();
 
+	err = sld_modscan_setup();
+	if (err)
+		goto out_free;
 	err = sld_hooks_init();
+	if (err)
+		goto out_hooks;
+	err = sld_modscan_init();
 	if (err)
 		goto out_hooks;
 	err = sld_status_init();
 	if (err)
-		goto out_hooks;
+		goto out_modscan;
 	err = sld_knobs_init();
 	if (err)
 		goto out_status;
@@ -51,8 +57,13 @@ static int __init sld_compat_init(void)
 
 out_status:
 	sld_status_exit();
+out_modscan:
+	sld_modscan_exit();
 out_hooks:
 	sld_hooks_exit();
+out_free:
+	sld_modscan_free();
+	sld_msr_exit();
 	return err;
 }
 
@@ -60,7 +71,10 @@ static void __exit sld_compat_exit(void)
 {
 	sld_knobs_exit();
 	sld_status_exit();
+	sld_modscan_exit();
 	sld_hooks_exit();
+	sld_modscan_free();
+	sld_msr_exit();
 }
 
 module_init(sld_compat_init);

@@ -84,6 +84,39 @@ extern struct sld_knobs sld_knobs;
 int sld_knobs_init(void);
 void sld_knobs_exit(void);
 
+/* ---- registry.c: built-in, admin and vendor entries ------------------ */
+
+bool sld_registry_builtin_safe(const char *name, const char **why);
+int sld_registry_admin(const char *name);	/* 0 or SLD_R_ADMIN_* */
+int sld_registry_vendor(const char *name);	/* 0 or SLD_R_VENDOR_* */
+int sld_registry_vendor_set(const char *name, int reason);
+void sld_registry_vendor_drop(const char *name);
+
+/* ---- policy.c: the on_hypervisor knob --------------------------------- */
+
+enum sld_policy {
+	SLD_POLICY_PROTECT, SLD_POLICY_DISABLE, SLD_POLICY_REFUSE,
+	SLD_POLICY_LOG,
+};
+
+enum sld_policy sld_policy(void);
+const char *sld_policy_name(enum sld_policy p);
+
+/* ---- core_msr.c: the only writer of MSR_TEST_CTRL --------------------- */
+
+void sld_msr_disable_get(void);		/* SLD off on every CPU */
+void sld_msr_disable_put(void);		/* back on with the last put */
+int sld_account_show(char *buf, size_t size);
+void sld_msr_exit(void);
+
+/* ---- modscan.c: scan, classify and police loading modules ------------- */
+
+int sld_modscan_setup(void);		/* before sld_hooks_init() */
+int sld_modscan_init(void);		/* after sld_hooks_init() */
+void sld_modscan_exit(void);
+void sld_modscan_free(void);		/* after sld_hooks_exit() */
+void sld_modscan_reclassify(const char *name);
+
 /* ---- status.c: read-only view ---------------------------------------- */
 
 int sld_status_init(void);

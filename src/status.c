@@ -96,6 +96,11 @@ static int degraded_show(char *buf, size_t size)
 	return sld_degraded_show(buf, size);
 }
 
+static int account_show(char *buf, size_t size)
+{
+	return sld_account_show(buf, size);
+}
+
 static const struct status_item items[] = {
 	{ "version", version_show },
 	{ "support", support_show },
@@ -106,6 +111,7 @@ static const struct status_item items[] = {
 	{ "kernel_code", kernel_code_show },
 	{ "hooks", hooks_show },
 	{ "degraded", degraded_show },
+	{ "account", account_show },
 };
 
 /* Multi-line values are indented under their name. */

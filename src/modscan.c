@@ -1,0 +1,723 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Scan every module that loads after sld_compat, classify it (x86scan's
+ * sld_classify) and apply the on_hypervisor policy (policy.c).
+ *
+ * Why two hooks: a kprobe on module_finalize() and a module notifier.
+ *  - module_finalize(hdr, sechdrs, mod) is the last point where the ELF
+ *    section headers and the temporary copy of the file are at hand: each
+ *    executable section's name and final address, .modinfo (sld_safe) and
+ *    .symtab (does it import handle_guest_split_lock?). The notifier only
+ *    gets struct module, which keeps none of that. But a kprobe handler
+ *    runs in atomic (int3: NMI-like) context: it cannot scan megabytes,
+ *    sleep, or make the load fail.
+ *  - The MODULE_STATE_COMING notifier runs in sleepable context after the
+ *    text is final, and its error (notifier_from_errno) makes
+ *    prepare_coming_module() fail the load, on 6.1 and 6.12 alike. So the
+ *    handler only notes facts into a preallocated pending slot, and the
+ *    notifier scans, classifies, records and refuses.
+ * Without the kprobe (missing, failed, or `enabled`=N) the notifier still
+ * scans the module's text regions (compat.h), without section names,
+ * modinfo or symbols; status says so.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/elf.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/proc_fs.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "sld_compat.h"
+#include "compat/compat.h"
+#include "x86scan.h"
+
+#define MAX_SECS	16
+#define SEC_NAME_LEN	24
+#define NPENDING	8	/* loads between module_finalize and COMING */
+#define MAX_GONE	32	/* unloaded records kept for status */
+#define SCAN_CHUNK	4096	/* instructions between cond_resched() */
+
+struct sec_info {
+	char name[SEC_NAME_LEN];
+	unsigned long addr, size;
+};
+
+/* What the module_finalize handler learnt, until the COMING notifier. */
+struct pending {
+	struct module *mod;	/* key; NULL: free slot */
+	u64 seq;		/* age, to reuse the oldest stale slot */
+	unsigned int nsec;
+	bool sec_truncated, has_modinfo, modinfo_safe, has_symtab, imports;
+	struct sec_info sec[MAX_SECS];
+};
+
+/*
+ * Preallocated: the handler may run from the int3 trap, where even
+ * GFP_ATOMIC allocation is not allowed. A load that fails between
+ * module_finalize and COMING leaves a stale slot; it is reused (oldest
+ * first) and a new module at the same address overwrites it first.
+ */
+static struct pending *pending;
+static u64 pending_seq;
+static DEFINE_RAW_SPINLOCK(pending_lock);
+
+enum rec_flags {
+	RF_SECTIONS = BIT(0),	/* per-section scan (else text regions) */
+	RF_INIT = BIT(1),	/* init text scanned */
+	RF_PRELOADED = BIT(2),	/* loaded before sld_compat */
+	RF_MODINFO = BIT(3),	/* .modinfo was read */
+	RF_SYMTAB = BIT(4),	/* .symtab was read */
+	RF_TRUNC = BIT(5),	/* more than MAX_SECS executable sections */
+	RF_DISABLED = BIT(6),	/* holds an SLD disable reference */
+	RF_GONE = BIT(7),	/* unloaded */
+};
+
+struct modrec {
+	struct list_head node;
+	struct module *mod;	/* NULL once gone */
+	char name[MODULE_NAME_LEN];
+	enum sld_verdict verdict;
+	enum sld_reason reason;
+	unsigned int flags;
+	bool modinfo_safe, imports;
+	unsigned int nsec;
+	char sec[MAX_SECS][SEC_NAME_LEN];
+	u8 first_sec[X86_F_COUNT];
+	struct x86scan_stats st;	/* count[] and first[] used */
+};
+
+static LIST_HEAD(records);
+static DEFINE_MUTEX(records_lock);
+static unsigned int ngone;
+static bool notifier_on;
+static struct proc_dir_entry *proc_entry;
+
+/* ---- module_finalize handler (atomic) ---------------------------------- */
+
+/* Is the string at strtab[off] exactly s, within size bytes? */
+static bool str_is(const char *tab, size_t size, size_t off, const char *s)
+{
+	size_t len = strlen(s);
+
+	return off < size && size - off > len && !memcmp(tab + off, s, len) &&
+	       !tab[off + len];
+}
+
+static bool imports_guest_handler(const Elf_Ehdr *hdr, const Elf_Shdr *sh,
+				  const Elf_Shdr *symsec)
+{
+	const Elf_Sym *sym = (const void *)symsec->sh_addr;
+	const Elf_Shdr *strsec;
+	const char *strtab;
+	size_t i, n;
+
+	/* No sh_entsize check: layout_symtab() reuses it for an offset. */
+	if (symsec->sh_link >= hdr->e_shnum || !sym)
+		return false;
+	strsec = &sh[symsec->sh_link];
+	strtab = (const void *)strsec->sh_addr;
+	if (!strtab)
+		return false;
+	n = symsec->sh_size / sizeof(*sym);
+	for (i = 1; i < n; i++)
+		if (sym[i].st_shndx == SHN_UNDEF &&
+		    str_is(strtab, strsec->sh_size, sym[i].st_name,
+			   "handle_guest_split_lock"))
+			return true;
+	return false;
+}
+
+static void note_sections(struct pending *p, const Elf_Ehdr *hdr,
+			  const Elf_Shdr *sh)
+{
+	const Elf_Shdr *strsec = &sh[hdr->e_shstrndx];
+	const char *names = (const char *)hdr + strsec->sh_offset;
+	size_t nsize = strsec->sh_size;
+	unsigned int i;
+
+	for (i = 1; i < hdr->e_shnum; i++) {
+		const Elf_Shdr *s = &sh[i];
+		const unsigned long exec = SHF_EXECINSTR | SHF_ALLOC;
+
+		if ((s->sh_flags & exec) == exec && s->sh_size &&
+		    s->sh_type != SHT_NOBITS && s->sh_addr) {
+			struct sec_info *si;
+			size_t len = 0;
+
+			if (p->nsec >= MAX_SECS) {
+				p->sec_truncated = true;
+				continue;
+			}
+			si = &p->sec[p->nsec++];
+			if (s->sh_name < nsize)
+				len = strnlen(names + s->sh_name,
+					      min_t(size_t, nsize - s->sh_name,
+						    SEC_NAME_LEN - 1));
+			memcpy(si->name, names + s->sh_name, len);
+			si->name[len] = '\0';
+			if (!len)
+				strscpy(si->name, "?", SEC_NAME_LEN);
+			si->addr = s->sh_addr;
+			si->size = s->sh_size;
+		} else if (str_is(names, nsize, s->sh_name, ".modinfo") &&
+			   s->sh_addr) {
+			p->has_modinfo = true;
+			p->modinfo_safe =
+				x86_modinfo_sld_safe((const void *)s->sh_addr,
+						     s->sh_size);
+		} else if (s->sh_type == SHT_SYMTAB) {
+			p->has_symtab = true;
+			p->imports = imports_guest_handler(hdr, sh, s);
+		}
+	}
+}
+
+static int finalize_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	const Elf_Ehdr *hdr = (const void *)regs->di;
+	const Elf_Shdr *sh = (const void *)regs->si;
+	struct module *mod = (void *)regs->dx;
+	struct pending *p = NULL;
+	unsigned long flags;
+	unsigned int i;
+
+	if (!pending || !hdr || !sh || !mod || hdr->e_shstrndx >= hdr->e_shnum)
+		return 0;
+	raw_spin_lock_irqsave(&pending_lock, flags);
+	for (i = 0; i < NPENDING && !p; i++)
+		if (pending[i].mod == mod)
+			p = &pending[i];
+	for (i = 0; i < NPENDING && !p; i++)
+		if (!pending[i].mod)
+			p = &pending[i];
+	if (!p) {
+		p = &pending[0];
+		for (i = 1; i < NPENDING; i++)
+			if (pending[i].seq < p->seq)
+				p = &pending[i];
+	}
+	memset(p, 0, sizeof(*p));
+	note_sections(p, hdr, sh);
+	p->mod = mod;
+	p->seq = ++pending_seq;
+	raw_spin_unlock_irqrestore(&pending_lock, flags);
+	return 0;
+}
+
+static struct sld_hook finalize_hook = {
+	.name = "modscan",
+	.symbol = "module_finalize",
+	.pre = finalize_pre,
+};
+
+/* Move the pending slot of mod into out; false if there is none. */
+static bool pending_take(struct module *mod, struct pending *out)
+{
+	unsigned long flags;
+	bool found = false;
+	unsigned int i;
+
+	if (!pending)
+		return false;
+	raw_spin_lock_irqsave(&pending_lock, flags);
+	for (i = 0; i < NPENDING; i++) {
+		if (pending[i].mod != mod)
+			continue;
+		if (out)
+			*out = pending[i];
+		pending[i].mod = NULL;
+		found = true;
+	}
+	raw_spin_unlock_irqrestore(&pending_lock, flags);
+	return found;
+}
+
+/* ---- scanning (sleepable) -------------------------------------------- */
+
+struct scan_ctx {
+	struct modrec *rec;
+	unsigned int sec;
+};
+
+static int scan_cb(void *ctx, enum x86_find f, size_t off)
+{
+	struct scan_ctx *c = ctx;
+	struct modrec *rec = c->rec;
+
+	if (f < 0 || f >= X86_F_COUNT)
+		return 0;
+	if (!rec->st.count[f]++) {
+		rec->st.first[f] = off;
+		rec->first_sec[f] = c->sec;
+	}
+	return 0;
+}
+
+static int scan_region(struct modrec *rec, unsigned int sec,
+		       const void *base, unsigned long size)
+{
+	struct scan_ctx ctx = { .rec = rec, .sec = sec };
+	struct x86scan *s;
+
+	if (!base || !size)
+		return 0;
+	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	x86scan_init(s, base, size);
+	while (x86scan_run(s, SCAN_CHUNK, scan_cb, &ctx))
+		cond_resched();
+	rec->st.insns += s->st.insns;
+	rec->st.invalid += s->st.invalid;
+	kfree(s);
+	return 0;
+}
+
+static void add_sec(struct modrec *rec, const char *name)
+{
+	strscpy(rec->sec[rec->nsec++], name, SEC_NAME_LEN);
+}
+
+static int scan_sections(struct modrec *rec, const struct pending *p)
+{
+	unsigned int i;
+	int err = 0;
+
+	rec->flags |= RF_SECTIONS | RF_SYMTAB * p->has_symtab |
+		      RF_MODINFO * p->has_modinfo | RF_TRUNC * p->sec_truncated;
+	rec->modinfo_safe = p->modinfo_safe;
+	rec->imports = p->imports;
+	for (i = 0; i < p->nsec && !err; i++) {
+		add_sec(rec, p->sec[i].name);
+		if (!strncmp(p->sec[i].name, ".init", 5))
+			rec->flags |= RF_INIT;
+		err = scan_region(rec, i, (const void *)p->sec[i].addr,
+				  p->sec[i].size);
+	}
+	return err;
+}
+
+static int scan_regions(struct modrec *rec, struct module *mod, bool init)
+{
+	const void *base;
+	unsigned long size;
+	int err;
+
+	sld_module_text(mod, SLD_TEXT_CORE, &base, &size);
+	add_sec(rec, "core-text");
+	err = scan_region(rec, 0, base, size);
+	if (err || !init)
+		return err;
+	sld_module_text(mod, SLD_TEXT_INIT, &base, &size);
+	add_sec(rec, "init-text");
+	if (base && size)
+		rec->flags |= RF_INIT;
+	return scan_region(rec, 1, base, size);
+}
+
+/* Called with records_lock held. */
+static void classify(struct modrec *rec)
+{
+	struct sld_facts f = {
+		.name = rec->name,
+		.modinfo_safe = rec->modinfo_safe,
+		.imports_guest_handler = rec->imports,
+		.admin = sld_registry_admin(rec->name),
+		.vendor = sld_registry_vendor(rec->name),
+		.st = &rec->st,
+	};
+
+	/* Without the symbol table, trust the built-in kvm_intel entry. */
+	if (!(rec->flags & RF_SYMTAB) &&
+	    sld_registry_builtin_safe(rec->name, NULL))
+		f.imports_guest_handler = true;
+	rec->verdict = sld_classify(&f, &rec->reason);
+}
+
+static bool host_vmx(enum x86_find f)
+{
+	return x86_find_class(f) == X86_C_VMX && f != X86_F_VMCALL &&
+	       f != X86_F_VMFUNC;
+}
+
+/* The finding to name: the first VMX one for a hypervisor, else any. */
+static int first_find(const struct modrec *rec)
+{
+	int f, best = -1, pass;
+
+	for (pass = 0; pass < 2 && best < 0; pass++) {
+		for (f = 0; f < X86_F_COUNT; f++) {
+			if (!rec->st.count[f] ||
+			    (!pass && (rec->verdict != SLD_V_HYPERVISOR ||
+				       !host_vmx(f))))
+				continue;
+			if (best < 0 || rec->first_sec[f] < rec->first_sec[best] ||
+			    (rec->first_sec[f] == rec->first_sec[best] &&
+			     rec->st.first[f] < rec->st.first[best]))
+				best = f;
+		}
+	}
+	return best;
+}
+
+static int describe_first(const struct modrec *rec, char *buf, size_t size,
+			  const char *at)
+{
+	int f = first_find(rec);
+
+	if (f < 0)
+		return scnprintf(buf, size, "-");
+	return scnprintf(buf, size, "%s%s%s+0x%llx", x86_find_name(f), at,
+			 rec->sec[rec->first_sec[f]],
+			 (unsigned long long)rec->st.first[f]);
+}
+
+/* Called with records_lock held. Returns -EPERM to refuse. */
+static int apply_policy(struct modrec *rec, bool can_refuse)
+{
+	enum sld_policy pol = sld_policy();
+	char first[64];
+
+	if (rec->verdict != SLD_V_HYPERVISOR)
+		return 0;
+	describe_first(rec, first, sizeof(first), " at ");
+	if (pol == SLD_POLICY_REFUSE && can_refuse) {
+		pr_err("refusing %s: %s\n", rec->name,
+		       first[0] == '-' ? sld_reason_name(rec->reason) : first);
+		return -EPERM;
+	}
+	if (pol == SLD_POLICY_DISABLE && !(rec->flags & RF_DISABLED)) {
+		sld_msr_disable_get();
+		rec->flags |= RF_DISABLED;
+	}
+	pr_info("%s: %s (%s), first %s, policy %s\n", rec->name,
+		sld_verdict_name(rec->verdict), sld_reason_name(rec->reason),
+		first, sld_policy_name(pol));
+	return 0;
+}
+
+static void release_policy(struct modrec *rec)
+{
+	if (rec->flags & RF_DISABLED) {
+		rec->flags &= ~RF_DISABLED;
+		sld_msr_disable_put();
+	}
+}
+
+/* Called with records_lock held: drop a gone record of the same name. */
+static void insert(struct modrec *rec)
+{
+	struct modrec *r, *tmp, *oldest = NULL;
+
+	list_for_each_entry_safe(r, tmp, &records, node) {
+		if (r->mod == rec->mod || !strcmp(r->name, rec->name)) {
+			if (r->flags & RF_GONE)
+				ngone--;
+			release_policy(r);
+			list_del(&r->node);
+			kfree(r);
+		}
+	}
+	list_add_tail(&rec->node, &records);
+	if (ngone <= MAX_GONE)
+		return;
+	list_for_each_entry(r, &records, node)
+		if (r->flags & RF_GONE) {
+			oldest = r;
+			break;
+		}
+	if (oldest) {
+		list_del(&oldest->node);
+		kfree(oldest);
+		ngone--;
+	}
+}
+
+static struct modrec *new_rec(struct module *mod)
+{
+	struct modrec *rec = kzalloc(sizeof(*rec), GFP_KERNEL);
+
+	if (rec) {
+		rec->mod = mod;
+		strscpy(rec->name, mod->name, sizeof(rec->name));
+	}
+	return rec;
+}
+
+static int on_coming(struct module *mod)
+{
+	struct pending *p = kmalloc(sizeof(*p), GFP_KERNEL);
+	struct modrec *rec = new_rec(mod);
+	int err = -ENOMEM;
+
+	if (!p || !rec) {
+		pending_take(mod, NULL);
+		pr_warn("%s: not scanned: out of memory\n", mod->name);
+		goto out;
+	}
+	if (pending_take(mod, p))
+		err = scan_sections(rec, p);
+	else
+		err = scan_regions(rec, mod, true);
+	if (err) {
+		pr_warn("%s: not scanned: out of memory\n", mod->name);
+		goto out;
+	}
+	mutex_lock(&records_lock);
+	classify(rec);
+	err = apply_policy(rec, true);
+	if (!err) {
+		insert(rec);
+		rec = NULL;
+	}
+	mutex_unlock(&records_lock);
+out:
+	kfree(p);
+	kfree(rec);
+	return err == -EPERM ? err : 0;
+}
+
+static void on_going(struct module *mod)
+{
+	struct modrec *r;
+
+	pending_take(mod, NULL);
+	mutex_lock(&records_lock);
+	list_for_each_entry(r, &records, node) {
+		if (r->mod != mod)
+			continue;
+		release_policy(r);
+		r->mod = NULL;
+		r->flags |= RF_GONE;
+		ngone++;
+		break;
+	}
+	mutex_unlock(&records_lock);
+	sld_registry_vendor_drop(mod->name);
+}
+
+static int modscan_notify(struct notifier_block *nb, unsigned long state,
+			  void *data)
+{
+	struct module *mod = data;
+
+	if (mod == THIS_MODULE)
+		return NOTIFY_DONE;
+	switch (state) {
+	case MODULE_STATE_COMING:
+		return notifier_from_errno(on_coming(mod));
+	case MODULE_STATE_GOING:
+		on_going(mod);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block modscan_nb = {
+	.notifier_call = modscan_notify,
+};
+
+/* Re-run the verdict after a vendor declaration. */
+void sld_modscan_reclassify(const char *name)
+{
+	struct modrec *r;
+
+	mutex_lock(&records_lock);
+	list_for_each_entry(r, &records, node) {
+		if ((r->flags & RF_GONE) || strcmp(r->name, name))
+			continue;
+		classify(r);
+		if (r->verdict != SLD_V_HYPERVISOR)
+			release_policy(r);
+		else
+			apply_policy(r, false);
+		break;
+	}
+	mutex_unlock(&records_lock);
+}
+
+/* ---- modules loaded before us ---------------------------------------- */
+
+/*
+ * The module list is not exported. We find `modules` and `module_mutex`
+ * through kallsyms and, under module_mutex (what the kernel's own
+ * sleepable readers hold), only take a reference on each live module;
+ * the scan happens after the mutex is dropped, so a long scan does not
+ * block module loading and no lock of ours nests inside module_mutex.
+ * A module in COMING while we register the notifier may be missed.
+ */
+static void scan_loaded(void)
+{
+	struct list_head *modules = (void *)sld_lookup("modules");
+	struct mutex *mm = (void *)sld_lookup("module_mutex");
+	struct module **mods, *mod;
+	unsigned int n = 0, i, max = 1024;
+
+	if (!modules || !mm) {
+		sld_degrade("modscan-preloaded", "kernel has no modules list symbol");
+		return;
+	}
+	mods = kvmalloc_array(max, sizeof(*mods), GFP_KERNEL);
+	if (!mods) {
+		sld_degrade("modscan-preloaded", "out of memory");
+		return;
+	}
+	mutex_lock(mm);
+	list_for_each_entry(mod, modules, list) {
+		if (n < max && mod != THIS_MODULE &&
+		    mod->state == MODULE_STATE_LIVE && try_module_get(mod))
+			mods[n++] = mod;
+	}
+	mutex_unlock(mm);
+
+	for (i = 0; i < n; i++) {
+		struct modrec *rec = new_rec(mods[i]);
+
+		if (rec && !scan_regions(rec, mods[i], false)) {
+			rec->flags |= RF_PRELOADED;
+			mutex_lock(&records_lock);
+			classify(rec);
+			apply_policy(rec, false);
+			insert(rec);
+			mutex_unlock(&records_lock);
+			rec = NULL;
+		}
+		kfree(rec);
+		module_put(mods[i]);
+	}
+	kvfree(mods);
+}
+
+/* ---- /proc/sld_compat_modules ------------------------------------------ */
+
+/*
+ * One line per module can exceed a page on a real host (100+ modules), so
+ * this is a seq_file, in /proc: debugfs is gone under lockdown.
+ */
+static void *rec_start(struct seq_file *m, loff_t *pos)
+{
+	mutex_lock(&records_lock);
+	return seq_list_start(&records, *pos);
+}
+
+static void *rec_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return seq_list_next(v, &records, pos);
+}
+
+static void rec_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&records_lock);
+}
+
+static unsigned int class_count(const struct modrec *rec,
+				enum x86_find_class c)
+{
+	unsigned int n = 0;
+	int f;
+
+	for (f = 0; f < X86_F_COUNT; f++)
+		if (x86_find_class(f) == c)
+			n += rec->st.count[f];
+	return n;
+}
+
+static int rec_show(struct seq_file *m, void *v)
+{
+	const struct modrec *rec = list_entry(v, struct modrec, node);
+	char first[64];
+
+	describe_first(rec, first, sizeof(first), "@");
+	seq_printf(m, "%s %s %s vmx=%u svm=%u cr=%u dr=%u first=%s flags=",
+		   rec->name, sld_verdict_name(rec->verdict),
+		   sld_reason_name(rec->reason), class_count(rec, X86_C_VMX),
+		   class_count(rec, X86_C_SVM), class_count(rec, X86_C_CR),
+		   class_count(rec, X86_C_DR), first);
+	seq_puts(m, rec->flags & RF_SECTIONS ? "sections" : "text-regions");
+	if (rec->flags & RF_PRELOADED)
+		seq_puts(m, ",preloaded,init-gone");
+	else
+		seq_puts(m, rec->flags & RF_INIT ? ",init-scanned" : ",no-init");
+	seq_puts(m, rec->flags & RF_MODINFO ? ",modinfo" : ",no-modinfo");
+	seq_puts(m, rec->flags & RF_SYMTAB ? ",symtab" : ",no-symtab");
+	if (rec->flags & RF_TRUNC)
+		seq_puts(m, ",sections-truncated");
+	if (rec->flags & RF_DISABLED)
+		seq_puts(m, ",sld-disabled");
+	seq_puts(m, rec->flags & RF_GONE ? ",unloaded\n" : ",loaded\n");
+	return 0;
+}
+
+static const struct seq_operations rec_seq_ops = {
+	.start = rec_start,
+	.next = rec_next,
+	.stop = rec_stop,
+	.show = rec_show,
+};
+
+/* ---- init / exit ------------------------------------------------------- */
+
+/* Before sld_hooks_init(): allocate the pending slots, add the hook. */
+int sld_modscan_setup(void)
+{
+	pending = kcalloc(NPENDING, sizeof(*pending), GFP_KERNEL);
+	if (!pending)
+		return -ENOMEM;
+	sld_hook_add(&finalize_hook);
+	return 0;
+}
+
+/* After sld_hooks_init(). */
+int sld_modscan_init(void)
+{
+	int err;
+
+	if (!finalize_hook.registered)
+		sld_degrade("modscan-sections",
+			    "no module_finalize kprobe: text regions only, no modinfo");
+	err = register_module_notifier(&modscan_nb);
+	if (err)
+		return err;
+	notifier_on = true;
+	scan_loaded();
+	proc_entry = proc_create_seq("sld_compat_modules", 0444, NULL,
+				     &rec_seq_ops);
+	if (!proc_entry)
+		sld_degrade("modscan-status", "cannot create /proc/sld_compat_modules");
+	return 0;
+}
+
+/* Stop scanning and drop every record (undoing its policy). */
+void sld_modscan_exit(void)
+{
+	struct modrec *r, *tmp;
+
+	proc_remove(proc_entry);
+	proc_entry = NULL;
+	if (notifier_on)
+		unregister_module_notifier(&modscan_nb);
+	notifier_on = false;
+	mutex_lock(&records_lock);
+	list_for_each_entry_safe(r, tmp, &records, node) {
+		release_policy(r);
+		list_del(&r->node);
+		kfree(r);
+	}
+	ngone = 0;
+	mutex_unlock(&records_lock);
+}
+
+/* After sld_hooks_exit(): no handler can run any more. */
+void sld_modscan_free(void)
+{
+	kfree(pending);
+	pending = NULL;
+}
