@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Root-prefixed paths and whole-file reads (see util.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+const char *sldctl_root(void)
+{
+	static char root[4096];
+	static bool done;
+	const char *r;
+	size_t n;
+
+	if (done)
+		return root;
+	done = true;
+	r = getenv("SLDCTL_ROOT");
+	if (!r)
+		return root;
+	n = strlen(r);
+	while (n > 0 && r[n - 1] == '/')
+		n--;
+	if (n >= sizeof(root))
+		n = sizeof(root) - 1;
+	memcpy(root, r, n);
+	root[n] = '\0';
+	return root;
+}
+
+bool sldctl_fake_root(void)
+{
+	return getenv("SLDCTL_ROOT") != NULL;
+}
+
+int sldctl_path(char *buf, size_t n, const char *fmt, ...)
+{
+	const char *root = sldctl_root();
+	size_t rl = strlen(root);
+	va_list ap;
+	int k;
+
+	if (rl >= n)
+		return -ENAMETOOLONG;
+	memcpy(buf, root, rl);
+	va_start(ap, fmt);
+	k = vsnprintf(buf + rl, n - rl, fmt, ap);
+	va_end(ap);
+	if (k < 0 || (size_t)k >= n - rl)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int sldctl_read_all(const char *path, size_t max, char **bufp, size_t *lenp)
+{
+	size_t len = 0, cap = 4096;
+	char *buf, *nb;
+	ssize_t k;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (len == cap) {
+			if (cap > max) {
+				err = -EFBIG;
+				goto fail;
+			}
+			cap *= 2;
+			nb = realloc(buf, cap + 1);
+			if (!nb) {
+				err = -ENOMEM;
+				goto fail;
+			}
+			buf = nb;
+		}
+		k = read(fd, buf + len, cap - len);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			goto fail;
+		}
+		if (k == 0)
+			break;
+		len += k;
+	}
+	if (len > max) {
+		err = -EFBIG;
+		goto fail;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+fail:
+	close(fd);
+	free(buf);
+	return err;
+}
