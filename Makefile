@@ -114,7 +114,7 @@ dkms-uninstall:
 PKG_DIR := build/pkg
 PKG_TREE := $(PKG_DIR)/src-tree
 PKG_TARBALL := $(PKG_DIR)/sld-compat-$(VERSION).tar.gz
-PKG_FILES := dkms.conf src tools packaging README.md CHANGELOG.md COPYING
+PKG_FILES := dkms.conf src tools packaging udev README.md CHANGELOG.md COPYING
 
 pkg-tree:
 	rm -rf $(PKG_TREE)
