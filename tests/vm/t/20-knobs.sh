@@ -36,6 +36,21 @@ check_knob verbose "0 3 1 2 1" "0 3 1 2 1" \
 check_knob enabled "0 1 N Y n y 1" "N Y N Y N Y Y" \
 	"\\n" " 1" "1 " "2" "-1" "yes" "true" "on" "10" "Y\\0" "\\xc3\\xa9" \
 	"YY" "1\\n\\n"
+# enabled arms and disarms every hook: check the kernel's own kprobe list.
+# The list names the probed symbol, not the owner: match our hooks' symbols.
+KPL=/sys/kernel/debug/kprobes/list
+echo Y > $P/enabled
+ours() { grep -E " ($(cut -d' ' -f2 $S/hooks | paste -sd'|'))\+0x" $KPL; }
+nh=$(grep -c . $S/hooks)
+like "$nh" '^[1-9]' "at least one hook is placed"
+is "$(grep -c ' armed$' $S/hooks)" "$nh" "enabled=Y: every hook armed"
+is "$(ours | grep -c .)" "$nh" "enabled=Y: every hook is in the kernel kprobe list"
+is "$(ours | grep -c DISABLED)" 0 "enabled=Y: none disabled"
+echo N > $P/enabled
+is "$(grep -c ' disarmed$' $S/hooks)" "$nh" "enabled=N: every hook disarmed"
+is "$(ours | grep -vc DISABLED)" 0 "enabled=N: every hook disabled in the kernel kprobe list"
+echo Y > $P/enabled
+is "$(ours | grep -c DISABLED)" 0 "enabled=Y again: kprobes re-armed"
 # Load-time values go through the same setter.
 unload
 fails "insmod with verbose=9 fails" load verbose=9
