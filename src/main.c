@@ -41,6 +41,7 @@ static int __init sld_compat_init(void)
 	err = sld_modscan_setup();
 	if (err)
 		goto out_free;
+	sld_ac_setup();
 	err = sld_hooks_init();
 	if (err)
 		goto out_hooks;
@@ -62,6 +63,7 @@ out_modscan:
 out_hooks:
 	sld_hooks_exit();
 out_free:
+	sld_ac_free();
 	sld_modscan_free();
 	sld_msr_exit();
 	return err;
@@ -73,6 +75,7 @@ static void __exit sld_compat_exit(void)
 	sld_status_exit();
 	sld_modscan_exit();
 	sld_hooks_exit();
+	sld_ac_free();
 	sld_modscan_free();
 	sld_msr_exit();
 }

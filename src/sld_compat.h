@@ -117,6 +117,13 @@ void sld_modscan_exit(void);
 void sld_modscan_free(void);		/* after sld_hooks_exit() */
 void sld_modscan_reclassify(const char *name);
 
+/* ---- ac_path.c: the #AC path for exempt tasks ------------------------ */
+
+void sld_ac_setup(void);		/* before sld_hooks_init() */
+void sld_ac_free(void);			/* after sld_hooks_exit() */
+int sld_ac_show(char *buf, size_t size);
+int sld_ac_tasks_show(char *buf, size_t size);
+
 /* ---- status.c: read-only view ---------------------------------------- */
 
 int sld_status_init(void);

@@ -101,6 +101,16 @@ static int account_show(char *buf, size_t size)
 	return sld_account_show(buf, size);
 }
 
+static int ac_show(char *buf, size_t size)
+{
+	return sld_ac_show(buf, size);
+}
+
+static int ac_tasks_show(char *buf, size_t size)
+{
+	return sld_ac_tasks_show(buf, size);
+}
+
 static const struct status_item items[] = {
 	{ "version", version_show },
 	{ "support", support_show },
@@ -111,6 +121,8 @@ static const struct status_item items[] = {
 	{ "kernel_code", kernel_code_show },
 	{ "hooks", hooks_show },
 	{ "degraded", degraded_show },
+	{ "ac", ac_show },
+	{ "ac_tasks", ac_tasks_show },
 	{ "account", account_show },
 };
 

@@ -7,18 +7,26 @@
  *   sldtest write FILE DATA     DATA with \n \t \0 \\ \xNN escapes; prints
  *                               OK or the errno name (EINVAL, EACCES, ...)
  *   sldtest asuser UID CMD...   drop to UID/GID and exec CMD
+ *   sldtest ac user|guest [N]   N (default 1) split-lock #AC handler calls
+ *                               through /dev/fx_actest; prints
+ *                               "handled=H sigbus=S mean_us=M"
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "../../fixtures/fx_actest.h"
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD...\n");
+	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest [N]\n");
 	return 2;
 }
 
@@ -103,6 +111,58 @@ static int cmd_asuser(int argc, char **argv)
 	return 127;
 }
 
+static volatile sig_atomic_t sigbus_seen;
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	sigbus_seen++;
+}
+
+static int cmd_ac(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus };
+	unsigned long cmd, i, n = 1, handled = 0;
+	struct timespec t0, t1;
+	double us;
+	int fd, r;
+
+	if (argc < 3 || argc > 4)
+		return usage();
+	if (!strcmp(argv[2], "user"))
+		cmd = FX_AC_USER;
+	else if (!strcmp(argv[2], "guest"))
+		cmd = FX_AC_GUEST;
+	else
+		return usage();
+	if (argc == 4)
+		n = strtoul(argv[3], NULL, 10);
+	if (!n)
+		return usage();
+	fd = open("/dev/fx_actest", O_RDWR);
+	if (fd < 0) {
+		printf("%s\n", strerrorname_np(errno));
+		return 1;
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < n; i++) {
+		r = ioctl(fd, cmd);
+		if (r < 0) {
+			printf("%s\n", strerrorname_np(errno));
+			return 1;
+		}
+		handled += r == 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	us = ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e3;
+	printf("handled=%lu sigbus=%d mean_us=%.0f\n", handled,
+	       (int)sigbus_seen, us / n);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -111,5 +171,7 @@ int main(int argc, char **argv)
 		return cmd_write(argc, argv);
 	if (!strcmp(argv[1], "asuser"))
 		return cmd_asuser(argc, argv);
+	if (!strcmp(argv[1], "ac"))
+		return cmd_ac(argc, argv);
 	return usage();
 }

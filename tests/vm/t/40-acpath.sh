@@ -1,0 +1,99 @@
+# The #AC path: an exempt task's split lock (user and guest handler) is
+# handled in warn mode without the kernel's penalties; every other task
+# gets the kernel's own behaviour. fx_actest calls the kernel's handlers
+# from task context since TCG raises no #AC.
+. /tests/lib.sh
+
+w() { sldtest write "$P/$1" "$2"; }
+ac() { grep "^$1 " $S/ac | cut -d' ' -f2; }
+field() { echo "$1" | sed -n "s/.*$2=\([0-9]*\).*/\1/p"; }
+N=5	# calls on the slow, mitigated path
+E=100	# calls on the exempt path: enough to amortise the first call's printk
+
+lsmod | grep -q '^sld_compat ' || load
+run "insmod actest" insmod /mod/actest.ko
+like "$(grep '^ac-user ' $S/hooks)" '^ac-user handle_user_split_lock armed$' \
+	"ac-user hook armed on handle_user_split_lock"
+like "$(grep '^ac-guest ' $S/hooks)" '^ac-guest handle_guest_split_lock armed$' \
+	"ac-guest hook armed on handle_guest_split_lock"
+diag "$(grep split_lock /sys/kernel/debug/kprobes/list 2>/dev/null)"
+is "$(cat $S/sld_mode)" off "kernel split-lock mode is off under TCG"
+echo 1 > /proc/sys/kernel/split_lock_mitigate
+is "$(cat $P/exempt_comm)" - "exempt_comm empty by default"
+
+# ---- not exempt: the kernel's own code runs -------------------------------
+u0=$(ac ac_user_passed) g0=$(ac ac_guest_passed)
+plain=$(sldtest ac user $N)
+like "$plain" "^handled=$N sigbus=0 " "not exempt, user: kernel handles, no SIGBUS"
+pmean=$(field "$plain" mean_us)
+if [ "${pmean:-0}" -ge 5000 ]; then ok "not exempt, user: mitigated, mean ${pmean} us >= 5000"
+else nok "not exempt, user: mitigated, mean ${pmean} us >= 5000"; fi
+is "$(ac ac_user_passed)" $((u0 + N)) "ac_user_passed counts $N"
+out=$(sldtest ac guest 3)
+like "$out" "^handled=0 sigbus=3 " "not exempt, guest, mode off: SIGBUS each call"
+is "$(ac ac_guest_passed)" $((g0 + 3)) "ac_guest_passed counts 3"
+
+# ---- exempt by comm ---------------------------------------------------------
+ln -sf /tests/bin/sldtest /tmp/sldgame
+is "$(w exempt_comm 'sldgame\n')" OK "exempt_comm: set sldgame"
+is "$(cat $P/exempt_comm)" sldgame "exempt_comm reads back sldgame"
+uh=$(ac ac_user_handled) gh=$(ac ac_guest_handled)
+mark_dmesg
+ex=$(/tmp/sldgame ac user $E)
+like "$ex" "^handled=$E sigbus=0 " "exempt, user: handled=$E, no SIGBUS"
+emean=$(field "$ex" mean_us)
+diag "mean latency per call: not exempt ${pmean} us, exempt ${emean} us"
+if [ $((emean * 100)) -le "$pmean" ]; then ok "exempt, user: >= 100x faster (${emean} vs ${pmean} us)"
+else nok "exempt, user: >= 100x faster (${emean} vs ${pmean} us)"; fi
+is "$(ac ac_user_handled)" $((uh + E)) "ac_user_handled grew by exactly $E"
+is "$(new_dmesg | grep -c 'sld_compat: split lock by exempt task sldgame\[[0-9]*\], handled in warn mode without penalty')" 1 \
+	"exempt, user: one warning line for $E split locks"
+is "$(new_dmesg | grep -c '#AC: sldgame')" 0 "exempt, user: kernel's own #AC line absent"
+like "$(cat $S/ac_tasks)" "^[0-9]+ sldgame user=$E guest=0 sld=off-intent$" \
+	"ac_tasks lists the task, wanting SLD off"
+mark_dmesg
+ex=$(/tmp/sldgame ac guest $E)
+like "$ex" "^handled=$E sigbus=0 " "exempt, guest: handled=$E, no SIGBUS"
+is "$(ac ac_guest_handled)" $((gh + E)) "ac_guest_handled grew by exactly $E"
+is "$(new_dmesg | grep -c 'split lock by exempt task sldgame\[')" 1 \
+	"exempt, guest: one warning line for $E split locks"
+is "$(ac ac_user_handled)" $((uh + E)) "guest calls leave ac_user_handled alone"
+
+# ---- the knob ---------------------------------------------------------------
+is "$(w exempt_comm '+foo,+bar')" OK "exempt_comm: +foo,+bar"
+is "$(cat $P/exempt_comm)" sldgame,foo,bar "exempt_comm: edits append"
+is "$(w exempt_comm '-foo')" OK "exempt_comm: -foo"
+is "$(cat $P/exempt_comm)" sldgame,bar "exempt_comm: -foo removes"
+is "$(w exempt_comm 'a,b,c')" OK "exempt_comm: a list replaces"
+is "$(w exempt_comm '-')" OK "exempt_comm: - clears"
+is "$(cat $P/exempt_comm)" - "exempt_comm: cleared reads -"
+is "$(w exempt_comm 'sldgame,bar')" OK "exempt_comm: set sldgame,bar"
+many=$(seq -s, 1 33 | sed 's/[0-9][0-9]*/n&/g')
+for b in ",a" "a,,b" "a," "bar,bar" "+bar" "-absent" "sixteen_chars_xx" "a b" \
+	"+x,y" "x,+y" "--" "+" "$many" "a\\tb" "\\n"; do
+	mark_dmesg
+	is "$(w exempt_comm "$b")" EINVAL "exempt_comm: rejects '$(echo "$b" | cut -c1-20)'"
+	is "$(cat $P/exempt_comm)" sldgame,bar "exempt_comm: unchanged"
+	like "$(new_dmesg)" "sld_compat: exempt_comm: rejected" "exempt_comm: dmesg says why"
+done
+is "$(w exempt_comm "$(seq -s, 1 32 | sed 's/[0-9][0-9]*/n&/g')")" OK "exempt_comm: 32 names accepted"
+is "$(w exempt_comm 'sldgame,bar')" OK "exempt_comm: back to sldgame,bar"
+is "$(sldtest asuser 65534 sldtest write $P/exempt_comm x)" EACCES \
+	"exempt_comm: unprivileged write refused"
+is "$(cat $P/exempt_comm)" sldgame,bar "exempt_comm: unchanged after unprivileged write"
+
+# ---- enabled=N: the kernel's behaviour again ------------------------------
+is "$(w enabled 0)" OK "enabled=0"
+uh=$(ac ac_user_handled) gh=$(ac ac_guest_handled)
+out=$(/tmp/sldgame ac user 2)
+m=$(field "$out" mean_us)
+if [ "${m:-0}" -ge 5000 ]; then ok "disarmed: exempt task mitigated again (${m} us)"
+else nok "disarmed: exempt task mitigated again (${m} us)"; fi
+like "$(/tmp/sldgame ac guest 2)" "^handled=0 sigbus=2 " "disarmed: exempt task gets SIGBUS again"
+is "$(ac ac_user_handled) $(ac ac_guest_handled)" "$uh $gh" "disarmed: counters unchanged"
+is "$(w enabled 1)" OK "enabled=1"
+like "$(/tmp/sldgame ac guest 1)" "^handled=1 sigbus=0 " "re-armed: exempt again"
+
+is "$(w exempt_comm -)" OK "exempt_comm cleared"
+run "rmmod actest" rmmod actest
+rm -f /tmp/sldgame
