@@ -49,9 +49,8 @@ is "$(acct disable_count)" "disable_count 0" "protect never disables SLD"
 
 # The offline scanner agrees with the kernel (fx_vendor excluded: its
 # vendor declaration exists only at run time).
-for ko in /mod/fx_*.ko /mod/vmmon.ko; do
-	m=$(basename $ko .ko)
-	[ $m = fx_vendor ] && continue
+for m in fx_vmlaunch fx_vmxon fx_safe vmmon fx_movcr4 fx_svm fx_clean; do
+	ko=/mod/$m.ko
 	off=$(sldctl scan --json $ko | sed -n 's/.*"verdict": "\([^"]*\)".*/\1/p')
 	is "$(rec $m | cut -d' ' -f2)" "$off" "$m: kernel verdict equals sldctl's"
 done
@@ -152,6 +151,16 @@ like "$(rec fx_vmlaunch)" ' sld_safe admin-safe vmx=1 .*,loaded$' "admin-safe ve
 rmmod fx_vmlaunch
 is "$(w hypervisor_modules '-fx_clean\n')" OK "hypervisor_modules: remove fx_clean"
 is "$(cat $P/hypervisor_modules)" "" "hypervisor_modules empty again"
+
+# ---- without the module_finalize hook: text regions only ----------------------
+is "$(w on_hypervisor 'protect\n')" OK "on_hypervisor=protect"
+is "$(w enabled 'N\n')" OK "hooks disarmed (enabled=N)"
+run "fallback: fx_safe loads" insmod /mod/fx_safe.ko
+like "$(rec fx_safe)" \
+	'^fx_safe hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@core-text\+0x[0-9a-f]+ flags=text-regions,init-scanned,no-modinfo,no-symtab,loaded$' \
+	"fallback: core/init text scanned, no section names, no modinfo (so no sld_safe)"
+rmmod fx_safe
+is "$(w enabled 'Y\n')" OK "hooks armed again"
 
 # ---- kvm_intel from the kernel image ------------------------------------------
 is "$(w on_hypervisor 'disable\n')" OK "on_hypervisor=disable for kvm"
