@@ -13,8 +13,8 @@
  * sets comm from the new binary) and fork (the child inherits comm).
  *
  * Per-task SLD toggling is not done in this slice: the task is recorded as
- * wanting SLD off (per task and per CPU, intent only) and nothing switches
- * the MSR. Returning "handled" on a CPU that really has SLD enabled would
+ * wanting SLD off (in ac_tasks, and per CPU in core_msr's account, intent
+ * only) and nothing switches the MSR. Returning "handled" on a CPU that really has SLD enabled would
  * return the task to the same locked instruction with SLD still on, an
  * endless #AC loop; so where sld_kernel.cpu_sld is true we do not take
  * over and count the event as a fallthrough instead. Under TCG cpu_sld is
@@ -26,7 +26,6 @@
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/objtool.h>
-#include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -207,7 +206,6 @@ SLD_KNOB(exempt_comm, knob_exempt_comm,
 static atomic_long_t ac_user_handled, ac_guest_handled;
 static atomic_long_t ac_user_passed, ac_guest_passed;
 static atomic_long_t ac_fallthrough_cpu_sld, ac_tasks_dropped;
-static DEFINE_PER_CPU(unsigned long, task_off_intent);
 
 struct task_rec {
 	pid_t pid;
@@ -305,7 +303,7 @@ static int take_over(struct pt_regs *regs, bool guest)
 		return 0;
 	}
 	atomic_long_inc(guest ? &ac_guest_handled : &ac_user_handled);
-	this_cpu_inc(task_off_intent);
+	sld_msr_task_off_note();
 	if (task_note(guest))
 		pr_warn_ratelimited("split lock by exempt task %s[%d], handled in warn mode without penalty\n",
 				    t->comm, task_pid_nr(t));
@@ -359,24 +357,31 @@ void sld_ac_free(void)
 
 /* ---- status --------------------------------------------------------------- */
 
+/*
+ * One "name value" line per counter. sld_off_intent_cpuN: exempt split
+ * locks on CPU N after which the task wanted SLD off (core_msr's account);
+ * per_task_switching: whether that intent switches anything (not yet).
+ */
 int sld_ac_show(char *buf, size_t size)
 {
-	unsigned long intent = 0;
 	unsigned int cpu;
+	int n;
 
-	for_each_possible_cpu(cpu)
-		intent += per_cpu(task_off_intent, cpu);
-	return scnprintf(buf, size,
-			 "ac_user_handled %ld\nac_guest_handled %ld\n"
-			 "ac_user_passed %ld\nac_guest_passed %ld\n"
-			 "ac_fallthrough_cpu_sld %ld\nsld_off_intent %lu\n"
-			 "tasks_dropped %ld\n",
-			 atomic_long_read(&ac_user_handled),
-			 atomic_long_read(&ac_guest_handled),
-			 atomic_long_read(&ac_user_passed),
-			 atomic_long_read(&ac_guest_passed),
-			 atomic_long_read(&ac_fallthrough_cpu_sld), intent,
-			 atomic_long_read(&ac_tasks_dropped));
+	n = scnprintf(buf, size,
+		      "ac_user_handled %ld\nac_guest_handled %ld\n"
+		      "ac_user_passed %ld\nac_guest_passed %ld\n"
+		      "ac_fallthrough_cpu_sld %ld\ntasks_dropped %ld\n"
+		      "per_task_switching no\n",
+		      atomic_long_read(&ac_user_handled),
+		      atomic_long_read(&ac_guest_handled),
+		      atomic_long_read(&ac_user_passed),
+		      atomic_long_read(&ac_guest_passed),
+		      atomic_long_read(&ac_fallthrough_cpu_sld),
+		      atomic_long_read(&ac_tasks_dropped));
+	for_each_online_cpu(cpu)
+		n += scnprintf(buf + n, size - n, "sld_off_intent_cpu%u %lu\n",
+			       cpu, sld_msr_task_off_count(cpu));
+	return n;
 }
 
 /*

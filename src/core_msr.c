@@ -119,3 +119,20 @@ void sld_msr_exit(void)
 	}
 	mutex_unlock(&account_lock);
 }
+
+/*
+ * Per-task SLD off (ac_path.c), from any context: the task running on this
+ * CPU wants SLD off while it runs. Per-task switching is not implemented
+ * yet, so this only counts the intent; no MSR write is made or attempted.
+ */
+static DEFINE_PER_CPU(unsigned long, sld_task_off_intent);
+
+void sld_msr_task_off_note(void)
+{
+	this_cpu_inc(sld_task_off_intent);
+}
+
+unsigned long sld_msr_task_off_count(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu(sld_task_off_intent, cpu));
+}

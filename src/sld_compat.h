@@ -107,6 +107,8 @@ const char *sld_policy_name(enum sld_policy p);
 void sld_msr_disable_get(void);		/* SLD off on every CPU */
 void sld_msr_disable_put(void);		/* back on with the last put */
 int sld_account_show(char *buf, size_t size);
+void sld_msr_task_off_note(void);	/* intent only, any context */
+unsigned long sld_msr_task_off_count(unsigned int cpu);
 void sld_msr_exit(void);
 
 /* ---- modscan.c: scan, classify and police loading modules ------------- */
