@@ -89,9 +89,17 @@ void sld_msr_disable_put(void)
 	mutex_unlock(&account_lock);
 }
 
-/* "cpuN sld=on|off msr_writes=N msr_skipped=N" per CPU, then the count. */
+/*
+ * "cpuN sld=on|off held_off=0|1 msr_writes=N msr_skipped=N" per CPU, then
+ * the count. sld= is the state the MSR should be in: on only where the
+ * CPU has SLD, the kernel runs it, and nobody holds it off; held_off is
+ * sld_compat's own demand, which is what changes under TCG.
+ */
 int sld_account_show(char *buf, size_t size)
 {
+	bool kernel_on = sld_kernel.cpu_sld &&
+			 sld_kernel_mode() != SLD_MODE_OFF &&
+			 sld_kernel_mode() != SLD_MODE_UNKNOWN;
 	unsigned int cpu;
 	int n = 0;
 
@@ -100,9 +108,9 @@ int sld_account_show(char *buf, size_t size)
 		struct sld_cpu_account *a = per_cpu_ptr(&sld_account, cpu);
 
 		n += scnprintf(buf + n, size - n,
-			       "cpu%u sld=%s msr_writes=%lu msr_skipped=%lu\n",
-			       cpu, a->sld_off ? "off" : "on", a->msr_writes,
-			       a->msr_skipped);
+			       "cpu%u sld=%s held_off=%d msr_writes=%lu msr_skipped=%lu\n",
+			       cpu, kernel_on && !a->sld_off ? "on" : "off",
+			       a->sld_off, a->msr_writes, a->msr_skipped);
 	}
 	n += scnprintf(buf + n, size - n, "disable_count %u\n", disable_count);
 	mutex_unlock(&account_lock);

@@ -72,10 +72,10 @@ rmmod fx_vmxon
 # ---- policy disable ----------------------------------------------------------
 is "$(w on_hypervisor 'disable\n')" OK "on_hypervisor=disable"
 is "$(acct disable_count)" "disable_count 0" "disable: count 0 before"
-like "$(acct cpu0)" '^cpu0 sld=on msr_writes=0 msr_skipped=0$' "disable: cpu0 intends on before"
+like "$(acct cpu0)" '^cpu0 sld=off held_off=0 msr_writes=0 msr_skipped=0$' "disable: cpu0 not held off before (kernel mode off: sld=off)"
 run "disable: fx_vmlaunch loads" insmod /mod/fx_vmlaunch.ko
 is "$(acct disable_count)" "disable_count 1" "disable: count 1"
-like "$(acct 'cpu[01] ')" '^cpu0 sld=off msr_writes=0 msr_skipped=1 cpu1 sld=off msr_writes=0 msr_skipped=1$' \
+like "$(acct 'cpu[01] ')" '^cpu0 sld=off held_off=1 msr_writes=0 msr_skipped=1 cpu1 sld=off held_off=1 msr_writes=0 msr_skipped=1$' \
 	"disable: every CPU intends off, MSR write skipped (no SLD on this CPU)"
 like "$(rec fx_vmlaunch)" ',sld-disabled,loaded$' "disable: record holds the disable"
 run "disable: fx_vmxon loads" insmod /mod/fx_vmxon.ko
@@ -83,11 +83,11 @@ is "$(acct disable_count)" "disable_count 2" "disable: count 2"
 like "$(acct cpu0)" 'msr_skipped=1$' "disable: second holder makes no new write"
 run "rmmod fx_vmlaunch" rmmod fx_vmlaunch
 is "$(acct disable_count)" "disable_count 1" "disable: count back to 1"
-like "$(acct cpu0)" '^cpu0 sld=off ' "disable: still off while one holder is loaded"
+like "$(acct cpu0)" '^cpu0 sld=off held_off=1 ' "disable: still held off while one holder is loaded"
 run "rmmod fx_vmxon" rmmod fx_vmxon
 is "$(acct disable_count)" "disable_count 0" "disable: count back to 0"
-like "$(acct 'cpu[01] ')" '^cpu0 sld=on msr_writes=0 msr_skipped=2 cpu1 sld=on msr_writes=0 msr_skipped=2$' \
-	"disable: back on after the last unload, never a real MSR write"
+like "$(acct 'cpu[01] ')" '^cpu0 sld=off held_off=0 msr_writes=0 msr_skipped=2 cpu1 sld=off held_off=0 msr_writes=0 msr_skipped=2$' \
+	"disable: hold released after the last unload, never a real MSR write"
 run "disable: clean module does not disable" insmod /mod/fx_clean.ko
 is "$(acct disable_count)" "disable_count 0" "disable: clean module leaves count 0"
 rmmod fx_clean
