@@ -41,3 +41,21 @@ new_dmesg() { dmesg | tail -n +$(($(cat /tmp/dmesg.mark) + 1)); }
 
 load() { insmod $MOD "$@"; }
 unload() { rmmod sld_compat; }
+
+# knob_w KNOB DATA: write DATA (escapes as sldtest) in one write(2); prints
+# OK or the errno name.
+knob_w() { sldtest write "$P/$1" "$2"; }
+
+# knob_rejects KNOB BAD...: every BAD value fails with EINVAL, leaves the
+# knob as it was and logs the knob's rejection line.
+knob_rejects() {
+	_k=$1; shift
+	_before=$(cat $P/$_k)
+	for _b in "$@"; do
+		mark_dmesg
+		_d=$(echo "$_b" | cut -c1-24)
+		is "$(knob_w $_k "$_b")" EINVAL "$_k: rejects '$_d'"
+		is "$(cat $P/$_k)" "$_before" "$_k: unchanged after '$_d'"
+		like "$(new_dmesg)" "sld_compat: $_k: rejected" "$_k: dmesg says why for '$_d'"
+	done
+}
