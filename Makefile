@@ -50,6 +50,10 @@ fuzz-short:
 fuzz:
 	$(MAKE) -C tests/fuzz fuzz
 
+# The decoder against objdump over every module of 6.1.0-57-amd64.
+check-full: deps
+	$(MAKE) -C tests/objdump check-full
+
 vm-check: vmbin
 	bash tests/vm/check.sh
 
@@ -84,7 +88,7 @@ clean:
 	$(MAKE) -C src clean KDIR=$(KDIR) 2>/dev/null || true
 
 .PHONY: all module tools deps vmbin unit objdump-check fuzz-short fuzz \
-	vm-check lint check demo clean dkms-check FORCE
+	vm-check lint check check-full demo clean dkms-check FORCE
 
 # A real host: install the source under /usr/src and let DKMS build and
 # install it for the running kernel (and every future one: AUTOINSTALL).

@@ -125,6 +125,12 @@ int sld_hooks_arm(bool on)
 	return err;
 }
 
+static bool kernel_disarmed(void)
+{
+	return sld_kernel.kprobes_all_disarmed &&
+	       READ_ONCE(*sld_kernel.kprobes_all_disarmed);
+}
+
 bool sld_hook_armed(const char *name)
 {
 	unsigned int i;
@@ -133,7 +139,8 @@ bool sld_hook_armed(const char *name)
 	mutex_lock(&hooks_lock);
 	for (i = 0; i < nhooks; i++)
 		if (!strcmp(hooks[i]->name, name))
-			ret = armed && hooks[i]->registered;
+			ret = armed && hooks[i]->registered &&
+			      !kernel_disarmed();
 	mutex_unlock(&hooks_lock);
 	return ret;
 }
@@ -148,7 +155,8 @@ int sld_hooks_show(char *buf, size_t size)
 	for (i = 0; i < nhooks; i++) {
 		struct sld_hook *h = hooks[i];
 		const char *state = !h->registered ? "failed" :
-				    armed ? "armed" : "disarmed";
+				    !armed ? "disarmed" :
+				    kernel_disarmed() ? "off-by-kernel" : "armed";
 
 		n += scnprintf(buf + n, size - n, "%s %s %s\n",
 			       h->name, h->symbol, state);

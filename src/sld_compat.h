@@ -30,6 +30,7 @@ struct sld_kernel {
 	unsigned long reenable;		/* __split_lock_reenable */
 	unsigned long reenable_unlock;	/* __split_lock_reenable_unlock */
 	unsigned long cpu_offline;	/* splitlock_cpu_offline */
+	const bool *kprobes_all_disarmed;	/* debugfs kprobes/enabled = 0 */
 };
 
 extern struct sld_kernel sld_kernel;

@@ -93,6 +93,12 @@ static void find_split_lock_code(void)
 	/* The mode is a static enum in intel.c / bus_lock.c: KALLSYMS_ALL. */
 	sld_kernel.sld_state = (const int *)need("sld_state", "sld-mode");
 	sld_kernel.mitigate = (const unsigned int *)sld_lookup("sysctl_sld_mitigate");
+	/*
+	 * With kprobes switched off system-wide a registration succeeds but
+	 * nothing is armed: status must say so rather than claim "armed".
+	 */
+	sld_kernel.kprobes_all_disarmed =
+		(const bool *)sld_lookup("kprobes_all_disarmed");
 }
 
 int sld_symbols_init(void)

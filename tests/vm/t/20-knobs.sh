@@ -54,3 +54,13 @@ fails "insmod with enabled=maybe fails" load enabled=maybe
 run "insmod with verbose=3 enabled=0" load verbose=3 enabled=0
 is "$(cat $P/verbose) $(cat $P/enabled)" "3 N" "load-time knobs applied"
 unload
+
+# kprobes switched off system-wide: registration works but nothing is armed,
+# and status must not claim otherwise.
+load
+echo 0 > /sys/kernel/debug/kprobes/enabled
+nh=$(grep -c . $S/hooks)
+is "$(grep -c ' off-by-kernel$' $S/hooks)" "$nh" "kprobes disabled system-wide: hooks say off-by-kernel"
+echo 1 > /sys/kernel/debug/kprobes/enabled
+is "$(grep -c ' armed$' $S/hooks)" "$nh" "kprobes enabled again: hooks armed"
+unload
