@@ -11,48 +11,12 @@ set -u
 D=$SLDCTL_DATA
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT INT TERM
-FAILS=0
-N=0
+. "$(dirname "$0")/tap.sh"
 
-ok() { N=$((N + 1)); echo "ok $N - $1"; }
-not_ok() { N=$((N + 1)); FAILS=$((FAILS + 1)); echo "not ok $N - $1"; }
-
-# run CMD...: sets RC, OUT and ERR files.
+# run CMD...: sets RC and the out and err files.
 run() {
 	"$@" > "$T/out" 2> "$T/err"
 	RC=$?
-}
-
-expect_rc() {
-	if [ "$RC" -eq "$1" ]; then
-		ok "$2 (exit $RC)"
-	else
-		not_ok "$2: exit $RC, want $1"
-		sed 's/^/#   stderr: /' "$T/err"
-	fi
-}
-
-expect_grep() {	# FILE PATTERN WHAT
-	if grep -qF -- "$2" "$1"; then
-		ok "$3"
-	else
-		not_ok "$3: no '$2' in:"
-		sed 's/^/#   /' "$1"
-	fi
-}
-
-# Python check over the JSON in $T/out; the script gets it as `doc`.
-json_check() {	# WHAT SCRIPT
-	if python3 -c "
-import json, sys
-doc = json.load(open(sys.argv[1], encoding='utf-8'))
-$2
-" "$T/out" "${NMOD:-0}" 2> "$T/pyerr"; then
-		ok "$1"
-	else
-		not_ok "$1"
-		sed 's/^/#   /' "$T/pyerr"
-	fi
 }
 
 # ---- usage ------------------------------------------------------------------

@@ -12,61 +12,11 @@ R=$T/root
 P=$R/sys/module/sld_compat/parameters
 S=$R/sys/kernel/sld_compat
 E=$R/etc/sld-compat
-FAILS=0
-N=0
-
-ok() { N=$((N + 1)); echo "ok $N - $1"; }
-not_ok() { N=$((N + 1)); FAILS=$((FAILS + 1)); echo "not ok $N - $1"; }
+. "$(dirname "$0")/tap.sh"
 
 run() {
 	SLDCTL_ROOT=$R "$@" > "$T/out" 2> "$T/err"
 	RC=$?
-}
-
-expect_rc() {
-	if [ "$RC" -eq "$1" ]; then
-		ok "$2 (exit $RC)"
-	else
-		not_ok "$2: exit $RC, want $1"
-		sed 's/^/#   stdout: /' "$T/out"
-		sed 's/^/#   stderr: /' "$T/err"
-	fi
-}
-
-expect_grep() {	# FILE PATTERN WHAT
-	if grep -qF -- "$2" "$1"; then
-		ok "$3"
-	else
-		not_ok "$3: no '$2' in:"
-		sed 's/^/#   /' "$1"
-	fi
-}
-
-expect_no_grep() {	# FILE PATTERN WHAT
-	if grep -qF -- "$2" "$1"; then
-		not_ok "$3: unexpected '$2' in:"
-		sed 's/^/#   /' "$1"
-	else
-		ok "$3"
-	fi
-}
-
-is() {	# GOT WANT WHAT
-	if [ "$1" = "$2" ]; then ok "$3"; else
-		not_ok "$3: got '$1', want '$2'"; fi
-}
-
-json_check() {	# WHAT SCRIPT
-	if python3 -c "
-import json, sys
-doc = json.load(open(sys.argv[1], encoding='utf-8'))
-$2
-" "$T/out" 2> "$T/pyerr"; then
-		ok "$1"
-	else
-		not_ok "$1"
-		sed 's/^/#   /' "$T/pyerr"
-	fi
 }
 
 # A loaded module: two writable knobs, one read-only; status files.
