@@ -10,7 +10,7 @@ include tests/vm/kernels.mk
 export KVERS
 
 CC ?= cc
-VMBIN_CFLAGS := -static -O2 -Wall -Wextra -Werror
+VMBIN_CFLAGS := -static -pthread -O2 -Wall -Wextra -Werror
 VMBIN_SRC := $(wildcard tests/vm/bin/*.c)
 VMBIN := $(patsubst tests/vm/bin/%.c,build/vmbin/%,$(VMBIN_SRC))
 

@@ -1,146 +1,370 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The only place that would touch MSR_TEST_CTRL (0x33). Writing it on a
- * CPU without split-lock detection can misbehave even when writing 0, so
- * every write is gated on sld_kernel.cpu_sld (the kernel's own
- * X86_FEATURE_SPLIT_LOCK_DETECT verdict). Whether or not a write is made,
- * the account records what sld_compat intends per CPU and what it did:
- * that is what status shows and what tests check under TCG.
+ * The only place that touches MSR_TEST_CTRL (0x33), and the account of it.
  *
- * The account is changed only from sleepable context under account_lock;
- * the MSR itself is written on the target CPU by smp_call_function_single.
- * CPUs that come online later are not yet covered (no hotplug callback).
+ * The SLD bit is per core: SMT siblings share it. sld_compat holds it off
+ * on a core while any of its CPUs runs a protected task or is inside a
+ * vendor guest bracket, or while a module holds the global disable
+ * (on_hypervisor=disable). Each CPU says what it holds; the core's state
+ * is the OR over its online siblings, decided under a lock that all
+ * siblings share. Only a change of that state writes the MSR, on the CPU
+ * that changed it, so a sibling never turns SLD back on under a protected
+ * task on the other thread.
+ *
+ * The lock is picked by (package, core) id, not by "first sibling": ids
+ * do not change when a sibling goes offline, so the pairing survives
+ * hotplug. Holds change from the scheduler (preempt notifiers, irqs off
+ * or preemption off), hence raw spinlocks.
+ *
+ * Writing 0x33 on a CPU without split-lock detection can misbehave even
+ * when writing 0, and writing it where the kernel runs SLD off would turn
+ * it on: a write is made only when sld_kernel.cpu_sld and the kernel's
+ * mode is warn or fatal, and otherwise counted as skipped. The account
+ * (per CPU: holds, toggles, writes, skips, re-assertions) is exact either
+ * way: under TCG it is what the tests check.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/smp.h>
+#include <linux/spinlock.h>
+#include <linux/topology.h>
+#include <linux/kprobes.h>
 #include <asm/msr.h>
 
 #include "sld_compat.h"
 
 #define SLD_MSR_TEST_CTRL		0x33
 #define SLD_TEST_CTRL_SPLIT_LOCK_DETECT	BIT_ULL(29)
+#define CORE_LOCK_BITS			6
 
-struct sld_cpu_account {
-	bool sld_off;		/* intended: sld_compat wants SLD off here */
-	unsigned long msr_writes;
-	unsigned long msr_skipped;
+struct sld_cpu {
+	bool task;		/* a protected task runs here */
+	unsigned int bracket;	/* vendor guest bracket depth */
+	bool core_off;		/* this core's state as we last set it */
+	unsigned long toggles_off, toggles_on;
+	unsigned long msr_writes, msr_skipped, reasserts;
+	unsigned long brackets;
 };
 
-static DEFINE_PER_CPU(struct sld_cpu_account, sld_account);
-static DEFINE_MUTEX(account_lock);
+static DEFINE_PER_CPU(struct sld_cpu, sld_cpu);
+static raw_spinlock_t core_locks[1 << CORE_LOCK_BITS];
+static DEFINE_MUTEX(disable_lock);
 static unsigned int disable_count;
+static int hp_state = -1;
 
-static void msr_write_local(void *info)
+static raw_spinlock_t *core_lock(unsigned int cpu)
 {
-	bool off = *(bool *)info;
+	u32 id = topology_physical_package_id(cpu) << 16 |
+		 (topology_core_id(cpu) & 0xffff);
+
+	return &core_locks[hash_32(id, CORE_LOCK_BITS)];
+}
+
+static bool kernel_runs_sld(void)
+{
+	enum sld_mode m = sld_kernel_mode();
+
+	return sld_kernel.cpu_sld && (m == SLD_MODE_WARN || m == SLD_MODE_FATAL);
+}
+
+/* On this CPU; true if a write was made. */
+static bool msr_write_local(bool off)
+{
 	u64 v;
 
-	if (rdmsrl_safe(SLD_MSR_TEST_CTRL, &v))
-		return;
+	if (!kernel_runs_sld() || rdmsrl_safe(SLD_MSR_TEST_CTRL, &v))
+		return false;
 	if (off)
 		v &= ~SLD_TEST_CTRL_SPLIT_LOCK_DETECT;
 	else
 		v |= SLD_TEST_CTRL_SPLIT_LOCK_DETECT;
-	if (!wrmsrl_safe(SLD_MSR_TEST_CTRL, v))
-		this_cpu_inc(sld_account.msr_writes);
+	return !wrmsrl_safe(SLD_MSR_TEST_CTRL, v);
 }
 
-/* Called with account_lock held. */
-static void set_all(bool off)
+/* Core lock held. Does the core of cpu want SLD off? */
+static bool core_wants_off(unsigned int cpu)
+{
+	unsigned int s;
+
+	if (READ_ONCE(disable_count))
+		return true;
+	for_each_cpu(s, topology_sibling_cpumask(cpu)) {
+		const struct sld_cpu *c = per_cpu_ptr(&sld_cpu, s);
+
+		if (c->task || c->bracket)
+			return true;
+	}
+	return false;
+}
+
+static void count_write(struct sld_cpu *me, bool off, bool written)
+{
+	if (written)
+		me->msr_writes++;
+	else
+		me->msr_skipped++;
+	if (off)
+		me->toggles_off++;
+	else
+		me->toggles_on++;
+}
+
+/* Core lock held, on cpu: bring the core to what its CPUs hold. */
+static void core_sync(unsigned int cpu)
+{
+	struct sld_cpu *me = per_cpu_ptr(&sld_cpu, cpu);
+	bool off = core_wants_off(cpu);
+	unsigned int s;
+
+	if (off == me->core_off)
+		return;
+	count_write(me, off, msr_write_local(off));
+	for_each_cpu(s, topology_sibling_cpumask(cpu))
+		per_cpu_ptr(&sld_cpu, s)->core_off = off;
+	me->core_off = off;
+}
+
+/* ---- holds (any context; called on the CPU they are for) ----------------- */
+
+static void hold_change(bool task, int delta)
+{
+	unsigned int cpu = smp_processor_id();
+	struct sld_cpu *me = this_cpu_ptr(&sld_cpu);
+	raw_spinlock_t *lock = core_lock(cpu);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(lock, flags);
+	if (task)
+		me->task = delta > 0;
+	else
+		me->bracket += delta;
+	core_sync(cpu);
+	raw_spin_unlock_irqrestore(lock, flags);
+}
+
+/* A protected task starts or stops running on this CPU. */
+void sld_msr_task_in(void)
+{
+	hold_change(true, 1);
+}
+
+void sld_msr_task_out(void)
+{
+	hold_change(true, -1);
+}
+
+/* Vendor guest bracket on this CPU; nesting is counted by the caller. */
+void sld_msr_bracket_enter(void)
+{
+	this_cpu_inc(sld_cpu.brackets);
+	hold_change(false, 1);
+}
+
+void sld_msr_bracket_exit(void)
+{
+	hold_change(false, -1);
+}
+
+/*
+ * After the kernel wrote the MSR itself (its re-enable work, its CPU
+ * offline callback): if this core must stay off, turn it off again.
+ */
+void sld_msr_reassert(void)
+{
+	unsigned int cpu = smp_processor_id();
+	struct sld_cpu *me = this_cpu_ptr(&sld_cpu);
+	raw_spinlock_t *lock = core_lock(cpu);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(lock, flags);
+	if (core_wants_off(cpu)) {
+		me->reasserts++;
+		if (msr_write_local(true))
+			me->msr_writes++;
+		else
+			me->msr_skipped++;
+	}
+	raw_spin_unlock_irqrestore(lock, flags);
+}
+
+/* Forget every task hold (detach, under stop_machine). */
+void sld_msr_drop_task_holds(void)
 {
 	unsigned int cpu;
 
-	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		struct sld_cpu_account *a = per_cpu_ptr(&sld_account, cpu);
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(&sld_cpu, cpu)->task = false;
+}
 
-		WRITE_ONCE(a->sld_off, off);
-		/*
-		 * Turning SLD back on is only right if the kernel runs it:
-		 * on a CPU with SLD but kernel mode "off" we must not enable it.
-		 */
-		if (sld_kernel.cpu_sld &&
-		    (off || sld_kernel_mode() != SLD_MODE_OFF))
-			smp_call_function_single(cpu, msr_write_local, &off, 1);
-		else
-			a->msr_skipped++;
-	}
+static void sync_local(void *unused)
+{
+	unsigned int cpu = smp_processor_id();
+	raw_spinlock_t *lock = core_lock(cpu);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(lock, flags);
+	core_sync(cpu);
+	raw_spin_unlock_irqrestore(lock, flags);
+}
+
+/* Bring every online core to its holds (sleepable). */
+void sld_msr_sync_all(void)
+{
+	cpus_read_lock();
+	on_each_cpu(sync_local, NULL, 1);
 	cpus_read_unlock();
 }
 
+/* ---- the global disable (on_hypervisor=disable) ---------------------------- */
+
 void sld_msr_disable_get(void)
 {
-	mutex_lock(&account_lock);
-	if (disable_count++ == 0)
-		set_all(true);
-	mutex_unlock(&account_lock);
+	mutex_lock(&disable_lock);
+	WRITE_ONCE(disable_count, disable_count + 1);
+	if (disable_count == 1)
+		sld_msr_sync_all();
+	mutex_unlock(&disable_lock);
 }
 
 void sld_msr_disable_put(void)
 {
-	mutex_lock(&account_lock);
-	if (!WARN_ON_ONCE(!disable_count) && --disable_count == 0)
-		set_all(false);
-	mutex_unlock(&account_lock);
+	mutex_lock(&disable_lock);
+	if (disable_count && !--disable_count)
+		sld_msr_sync_all();
+	mutex_unlock(&disable_lock);
 }
 
 /*
- * "cpuN sld=on|off held_off=0|1 msr_writes=N msr_skipped=N" per CPU, then
- * the count. sld= is the state the MSR should be in: on only where the
- * CPU has SLD, the kernel runs it, and nobody holds it off; held_off is
- * sld_compat's own demand, which is what changes under TCG.
+ * The kernel's own writes that would turn SLD on under a protected task
+ * on a sibling: its re-enable work (2 jiffies after a warn-mode split
+ * lock) and its CPU-offline callback. Each runs on the CPU whose core it
+ * writes; when it returns we put our hold back.
+ */
+static int kernel_wrote(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	sld_msr_reassert();
+	return 0;
+}
+
+static struct sld_hook hook_reenable = {
+	.name = "reenable", .symbol = "__split_lock_reenable", .ret = true,
+	.handler = kernel_wrote,
+};
+
+static struct sld_hook hook_reenable_unlock = {
+	.name = "reenable-unlock", .symbol = "__split_lock_reenable_unlock",
+	.ret = true, .handler = kernel_wrote,
+};
+
+static struct sld_hook hook_offline = {
+	.name = "cpu-offline", .symbol = "splitlock_cpu_offline", .ret = true,
+	.handler = kernel_wrote,
+};
+
+/* Before sld_hooks_init(). Kernels before 5.19 have none of them. */
+void sld_msr_setup(void)
+{
+	if (sld_kernel.reenable)
+		sld_hook_add(&hook_reenable);
+	if (sld_kernel.reenable_unlock)
+		sld_hook_add(&hook_reenable_unlock);
+	if (sld_kernel.cpu_offline)
+		sld_hook_add(&hook_offline);
+}
+
+/* ---- CPU hotplug --------------------------------------------------------------- */
+
+/*
+ * A CPU coming online had its MSR set by the kernel's own init, which
+ * wrote the whole core: start from "not off" and apply the holds. Going
+ * offline needs nothing: its tasks are moved away (their preempt
+ * notifiers drop the holds) and the kernel's splitlock_cpu_offline is
+ * followed by sld_msr_reassert() for the sibling left behind.
+ */
+static int msr_cpu_online(unsigned int cpu)
+{
+	raw_spinlock_t *lock = core_lock(cpu);
+	unsigned long flags;
+	unsigned int s;
+
+	raw_spin_lock_irqsave(lock, flags);
+	for_each_cpu(s, topology_sibling_cpumask(cpu))
+		per_cpu_ptr(&sld_cpu, s)->core_off = false;
+	per_cpu_ptr(&sld_cpu, cpu)->core_off = false;
+	core_sync(cpu);
+	raw_spin_unlock_irqrestore(lock, flags);
+	return 0;
+}
+
+int sld_msr_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(core_locks); i++)
+		raw_spin_lock_init(&core_locks[i]);
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "sld_compat:online",
+					msr_cpu_online, NULL);
+	if (ret < 0) {
+		sld_degrade("hotplug", "no CPU hotplug callback: CPUs brought online later keep the kernel's state");
+		return 0;
+	}
+	hp_state = ret;
+	return 0;
+}
+
+/* At unload every holder is gone; put SLD back if one leaked. */
+void sld_msr_exit(void)
+{
+	mutex_lock(&disable_lock);
+	WRITE_ONCE(disable_count, 0);
+	mutex_unlock(&disable_lock);
+	sld_msr_sync_all();
+	if (hp_state >= 0)
+		cpuhp_remove_state_nocalls(hp_state);
+	hp_state = -1;
+}
+
+/* ---- the account ------------------------------------------------------------------ */
+
+/*
+ * Per CPU: "cpuN core=P.C hold=0|1 task=0|1 bracket=N sld=on|off
+ * toggles_off=N toggles_on=N msr_writes=N msr_skipped=N reasserts=N
+ * brackets=N". hold: sld_compat holds this CPU's core off; sld: the state
+ * the MSR is in as far as sld_compat knows (on only where the CPU has SLD,
+ * the kernel runs it and nobody holds it off). Then "disable_count N".
  */
 int sld_account_show(char *buf, size_t size)
 {
-	bool kernel_on = sld_kernel.cpu_sld &&
-			 sld_kernel_mode() != SLD_MODE_OFF &&
-			 sld_kernel_mode() != SLD_MODE_UNKNOWN;
+	bool kernel_on = kernel_runs_sld();
 	unsigned int cpu;
 	int n = 0;
 
-	mutex_lock(&account_lock);
+	cpus_read_lock();
 	for_each_online_cpu(cpu) {
-		struct sld_cpu_account *a = per_cpu_ptr(&sld_account, cpu);
+		raw_spinlock_t *lock = core_lock(cpu);
+		struct sld_cpu c;
+		unsigned long flags;
 
+		raw_spin_lock_irqsave(lock, flags);
+		c = *per_cpu_ptr(&sld_cpu, cpu);
+		raw_spin_unlock_irqrestore(lock, flags);
 		n += scnprintf(buf + n, size - n,
-			       "cpu%u sld=%s held_off=%d msr_writes=%lu msr_skipped=%lu\n",
-			       cpu, kernel_on && !a->sld_off ? "on" : "off",
-			       a->sld_off, a->msr_writes, a->msr_skipped);
+			       "cpu%u core=%d.%d hold=%d task=%d bracket=%u sld=%s toggles_off=%lu toggles_on=%lu msr_writes=%lu msr_skipped=%lu reasserts=%lu brackets=%lu\n",
+			       cpu, topology_physical_package_id(cpu),
+			       topology_core_id(cpu), c.core_off, c.task,
+			       c.bracket, kernel_on && !c.core_off ? "on" : "off",
+			       c.toggles_off, c.toggles_on, c.msr_writes,
+			       c.msr_skipped, c.reasserts, c.brackets);
 	}
-	n += scnprintf(buf + n, size - n, "disable_count %u\n", disable_count);
-	mutex_unlock(&account_lock);
+	cpus_read_unlock();
+	n += scnprintf(buf + n, size - n, "disable_count %u\n",
+		       READ_ONCE(disable_count));
 	return n;
-}
-
-/* At unload every holder is gone; put SLD back if a holder leaked. */
-void sld_msr_exit(void)
-{
-	mutex_lock(&account_lock);
-	if (disable_count) {
-		disable_count = 0;
-		set_all(false);
-	}
-	mutex_unlock(&account_lock);
-}
-
-/*
- * Per-task SLD off (ac_path.c), from any context: the task running on this
- * CPU wants SLD off while it runs. Per-task switching is not implemented
- * yet, so this only counts the intent; no MSR write is made or attempted.
- */
-static DEFINE_PER_CPU(unsigned long, sld_task_off_intent);
-
-void sld_msr_task_off_note(void)
-{
-	this_cpu_inc(sld_task_off_intent);
-}
-
-unsigned long sld_msr_task_off_count(unsigned int cpu)
-{
-	return READ_ONCE(per_cpu(sld_task_off_intent, cpu));
 }

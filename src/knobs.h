@@ -44,3 +44,26 @@ void sld_knobs_lock(void);
 void sld_knobs_unlock(void);
 
 #endif /* SLD_KNOBS_H */
+
+/*
+ * A knob whose value is a list of names: "a,b" replaces the list, "+a,-b"
+ * edits it (then every entry is an edit), "-" alone clears it. Reads show
+ * "a,b", or "-" when empty. Parsing is shared; what a name may be is the
+ * owner's check().
+ */
+struct sld_names {
+	unsigned int n;
+	char *v[];
+};
+
+struct sld_names_rule {
+	unsigned int max;	/* entries */
+	size_t max_len;		/* bytes per entry */
+	int (*check)(const char *name, const char **why);	/* optional */
+};
+
+int sld_names_edit(const struct sld_names *old, const char *val,
+		   const struct sld_names_rule *rule, struct sld_names **out,
+		   const char **why);
+int sld_names_show(const struct sld_names *l, char *buf, size_t size);
+void sld_names_free(struct sld_names *l);

@@ -38,16 +38,25 @@ static int __init sld_compat_init(void)
 		return err;
 	say_what_we_found();
 
+	err = sld_msr_init();
+	if (err)
+		return err;
 	err = sld_modscan_setup();
 	if (err)
 		goto out_free;
+	err = sld_task_setup();
+	if (err)
+		goto out_free;
 	sld_ac_setup();
+	sld_msr_setup();
+	sld_hv_setup();
 	err = sld_hooks_init();
 	if (err)
 		goto out_hooks;
+	sld_task_init();
 	err = sld_modscan_init();
 	if (err)
-		goto out_hooks;
+		goto out_task;
 	err = sld_status_init();
 	if (err)
 		goto out_modscan;
@@ -60,23 +69,34 @@ out_status:
 	sld_status_exit();
 out_modscan:
 	sld_modscan_exit();
+out_task:
+	sld_task_exit();
+	sld_hv_exit();
 out_hooks:
 	sld_hooks_exit();
 out_free:
-	sld_ac_free();
+	sld_exempt_free();
 	sld_modscan_free();
+	sld_task_free();
 	sld_msr_exit();
 	return err;
 }
 
+/*
+ * Protected tasks are detached first, while every hook still runs; then
+ * nothing can protect a task again, and the hooks can go.
+ */
 static void __exit sld_compat_exit(void)
 {
 	sld_knobs_exit();
 	sld_status_exit();
+	sld_task_exit();
 	sld_modscan_exit();
+	sld_hv_exit();
 	sld_hooks_exit();
-	sld_ac_free();
+	sld_exempt_free();
 	sld_modscan_free();
+	sld_task_free();
 	sld_msr_exit();
 }
 

@@ -78,6 +78,7 @@ enum rec_flags {
 	RF_TRUNC = BIT(5),	/* more than MAX_SECS executable sections */
 	RF_DISABLED = BIT(6),	/* holds an SLD disable reference */
 	RF_GONE = BIT(7),	/* unloaded */
+	RF_WATCHED = BIT(8),	/* hvwatch.c looks for its tasks */
 };
 
 struct modrec {
@@ -398,6 +399,11 @@ static int apply_policy(struct modrec *rec, bool can_refuse)
 		sld_msr_disable_get();
 		rec->flags |= RF_DISABLED;
 	}
+	if (pol == SLD_POLICY_PROTECT && rec->mod &&
+	    !(rec->flags & RF_WATCHED)) {
+		sld_hv_watch(rec->mod);
+		rec->flags |= RF_WATCHED;
+	}
 	pr_info("%s: %s (%s), first %s, policy %s\n", rec->name,
 		sld_verdict_name(rec->verdict), sld_reason_name(rec->reason),
 		first, sld_policy_name(pol));
@@ -406,6 +412,10 @@ static int apply_policy(struct modrec *rec, bool can_refuse)
 
 static void release_policy(struct modrec *rec)
 {
+	if (rec->flags & RF_WATCHED) {
+		rec->flags &= ~RF_WATCHED;
+		sld_hv_unwatch(rec->mod);
+	}
 	if (rec->flags & RF_DISABLED) {
 		rec->flags &= ~RF_DISABLED;
 		sld_msr_disable_put();

@@ -9,6 +9,8 @@
 #include <linux/kprobes.h>
 #include <linux/types.h>
 
+struct module;
+
 #define SLD_COMPAT_VERSION "0.1.0"
 
 /* ---- symbols.c: what the running kernel has ------------------------- */
@@ -59,10 +61,12 @@ struct sld_hook {
 	kretprobe_handler_t entry;	/* kretprobe entry handler */
 	kretprobe_handler_t handler;	/* kretprobe return handler */
 	size_t data_size;		/* kretprobe per-instance data */
+	bool on_demand;			/* armed only while wanted */
 	/* state */
 	struct kprobe kp;
 	struct kretprobe krp;
 	bool registered;
+	bool wanted;			/* on_demand: the owner needs it */
 	int err;			/* registration error, 0 if none */
 };
 
@@ -72,6 +76,7 @@ void sld_hooks_exit(void);
 int sld_hooks_arm(bool on);		/* the `enabled` knob */
 int sld_hooks_show(char *buf, size_t size);
 bool sld_hook_armed(const char *name);
+void sld_hook_want(struct sld_hook *h, bool want);
 
 /* ---- knobs.c: /sys/module/sld_compat/parameters --------------------- */
 
@@ -103,14 +108,62 @@ enum sld_policy {
 enum sld_policy sld_policy(void);
 const char *sld_policy_name(enum sld_policy p);
 
-/* ---- core_msr.c: the only writer of MSR_TEST_CTRL --------------------- */
+/* ---- core_msr.c: the only writer of MSR_TEST_CTRL, and its account ---- */
 
+void sld_msr_setup(void);		/* before sld_hooks_init() */
+int sld_msr_init(void);
+void sld_msr_exit(void);
 void sld_msr_disable_get(void);		/* SLD off on every CPU */
 void sld_msr_disable_put(void);		/* back on with the last put */
+void sld_msr_task_in(void);		/* this CPU, preemption off */
+void sld_msr_task_out(void);
+void sld_msr_bracket_enter(void);
+void sld_msr_bracket_exit(void);
+void sld_msr_reassert(void);		/* after the kernel wrote it */
+void sld_msr_drop_task_holds(void);	/* under stop_machine */
+void sld_msr_sync_all(void);		/* sleepable */
 int sld_account_show(char *buf, size_t size);
-void sld_msr_task_off_note(void);	/* intent only, any context */
-unsigned long sld_msr_task_off_count(unsigned int cpu);
-void sld_msr_exit(void);
+
+/* ---- exempt.c: exemption rules (knobs exempt_*) ------------------------ */
+
+enum sld_why {			/* why a task is protected */
+	SLD_WHY_NONE, SLD_WHY_COMM, SLD_WHY_PATH, SLD_WHY_CGROUP, SLD_WHY_HV,
+};
+
+enum sld_why sld_exempt_match(void);	/* current, any context */
+bool sld_exempt_proactive(void);
+bool sld_exempt_any(void);
+void sld_exempt_free(void);
+
+/* ---- task_sld.c: protected tasks --------------------------------------- */
+
+int sld_task_setup(void);		/* before sld_hooks_init() */
+void sld_task_init(void);		/* after sld_hooks_init() */
+void sld_task_exit(void);		/* before sld_hooks_exit() */
+void sld_task_free(void);
+void sld_task_refresh(void);		/* sleepable: rules/enabled changed */
+int sld_task_protect(enum sld_why why, int hv);	/* current, preempt off */
+bool sld_task_protected(void);
+int sld_task_ac(bool guest);		/* returns the hv slot or -1 */
+int sld_tasks_show(char *buf, size_t size);
+int sld_task_counters_show(char *buf, size_t size);
+
+/* ---- hvwatch.c: hypervisor modules and their tasks --------------------- */
+
+void sld_hv_setup(void);		/* before sld_hooks_init() */
+void sld_hv_exit(void);
+void sld_hv_watch(struct module *mod);
+void sld_hv_unwatch(struct module *mod);
+void sld_hv_arm(bool on);
+bool sld_hv_any(void);
+void sld_hv_count_task(int slot);
+void sld_hv_count_ac(int slot, bool guest);
+void sld_hv_name(int slot, char *buf, size_t size);
+int sld_hv_show(char *buf, size_t size);
+
+/* ---- vendor.c: the exported API ---------------------------------------- */
+
+int sld_vendor_show(char *buf, size_t size);
 
 /* ---- modscan.c: scan, classify and police loading modules ------------- */
 
@@ -123,9 +176,7 @@ void sld_modscan_reclassify(const char *name);
 /* ---- ac_path.c: the #AC path for exempt tasks ------------------------ */
 
 void sld_ac_setup(void);		/* before sld_hooks_init() */
-void sld_ac_free(void);			/* after sld_hooks_exit() */
 int sld_ac_show(char *buf, size_t size);
-int sld_ac_tasks_show(char *buf, size_t size);
 
 /* ---- status.c: read-only view ---------------------------------------- */
 

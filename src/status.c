@@ -106,9 +106,19 @@ static int ac_show(char *buf, size_t size)
 	return sld_ac_show(buf, size);
 }
 
-static int ac_tasks_show(char *buf, size_t size)
+static int tasks_show(char *buf, size_t size)
 {
-	return sld_ac_tasks_show(buf, size);
+	return sld_tasks_show(buf, size);
+}
+
+static int hypervisors_show(char *buf, size_t size)
+{
+	return sld_hv_show(buf, size);
+}
+
+static int vendor_show(char *buf, size_t size)
+{
+	return sld_vendor_show(buf, size);
 }
 
 static const struct status_item items[] = {
@@ -122,7 +132,9 @@ static const struct status_item items[] = {
 	{ "hooks", hooks_show },
 	{ "degraded", degraded_show },
 	{ "ac", ac_show },
-	{ "ac_tasks", ac_tasks_show },
+	{ "tasks", tasks_show },
+	{ "hypervisors", hypervisors_show },
+	{ "vendor", vendor_show },
 	{ "account", account_show },
 };
 

@@ -6,8 +6,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
 
 #include "sld_compat.h"
 #include "include/sld_compat.h"
@@ -39,3 +42,48 @@ int sld_compat_declare_hypervisor(struct module *owner)
 	return declare(owner, SLD_R_VENDOR_HYPERVISOR);
 }
 EXPORT_SYMBOL_GPL(sld_compat_declare_hypervisor);
+
+/*
+ * Guest brackets: the vendor calls enter right before its VM entry and
+ * exit right after the VM exit, on the same CPU with preemption (or
+ * interrupts) off in between, as every VMX world switch runs anyway. SLD
+ * is off on this core exactly inside the window; no kprobe is involved.
+ * Nesting is counted; only the outermost pair switches.
+ */
+static DEFINE_PER_CPU(unsigned int, bracket_depth);
+static atomic_long_t bracket_refused, bracket_unbalanced;
+
+int sld_compat_guest_enter(void)
+{
+	if (preemptible()) {
+		atomic_long_inc(&bracket_refused);
+		return -EINVAL;
+	}
+	if (!READ_ONCE(sld_knobs.enabled)) {
+		atomic_long_inc(&bracket_refused);
+		return -EAGAIN;
+	}
+	if (this_cpu_inc_return(bracket_depth) == 1)
+		sld_msr_bracket_enter();
+	return 0;
+}
+EXPORT_SYMBOL_GPL(sld_compat_guest_enter);
+
+/* Pairs with a guest_enter that returned 0. */
+void sld_compat_guest_exit(void)
+{
+	if (preemptible() || !this_cpu_read(bracket_depth)) {
+		atomic_long_inc(&bracket_unbalanced);
+		return;
+	}
+	if (this_cpu_dec_return(bracket_depth) == 0)
+		sld_msr_bracket_exit();
+}
+EXPORT_SYMBOL_GPL(sld_compat_guest_exit);
+
+int sld_vendor_show(char *buf, size_t size)
+{
+	return scnprintf(buf, size, "bracket_refused %ld\nbracket_unbalanced %ld\n",
+			 atomic_long_read(&bracket_refused),
+			 atomic_long_read(&bracket_unbalanced));
+}

@@ -19,9 +19,13 @@ kroot=$SLD_CACHE/$kver/root
 kmods=$kroot/lib/modules/$kver/kernel
 mkdir -p "$out"
 
-build_tree() {	# build_tree SRC DEST: an out-of-tree module dir per kernel
-	mkdir -p "$2"
-	cp -a "$1"/. "$2"/
+build_tree() {	# build_tree SRC DEST [FILE...]: a module dir per kernel
+	local src=$1 dest=$2
+	mkdir -p "$dest"
+	cp -a "$src"/. "$dest"/
+	shift 2
+	[ $# -eq 0 ] || cp "$@" "$dest"/
+	set -- "$src" "$dest"
 	make -s -C "$2" KVER="$kver" >"$2.log" 2>&1 || {
 		echo "vm.sh: building $1 for $kver failed:" >&2
 		cat "$2.log" >&2
@@ -43,7 +47,9 @@ copy_kmod() {
 
 build_tree "$top/src" "$top/build/kmod/$kver"
 if [ -f "$top/tests/fixtures/Kbuild" ]; then
-	build_tree "$top/tests/fixtures" "$top/build/fixtures/$kver"
+	# fx_vendor uses the vendor header the way a vendor does: a copy.
+	build_tree "$top/tests/fixtures" "$top/build/fixtures/$kver" \
+		"$top/src/include/sld_compat.h"
 fi
 
 root=$out/$kver.root
@@ -54,6 +60,16 @@ cp "$top/tests/vm/init" "$root/init"
 chmod +x "$root/init"
 cp "$top/tests/vm/lib.sh" "$top/tests/vm/demo.sh" "$root/tests/"
 cp -r "$top/tests/vm/t" "$root/tests/"
+# VM_ONLY="40 45": run only the tests whose names start so (development).
+if [ -n "${VM_ONLY:-}" ]; then
+	for f in "$root"/tests/t/*.sh; do
+		keep=
+		for p in $VM_ONLY; do
+			case $(basename "$f") in "$p"*) keep=1 ;; esac
+		done
+		[ -n "$keep" ] || rm "$f"
+	done
+fi
 cp "$top"/build/vmbin/* "$root/tests/bin/"
 echo "$mode" > "$root/tests/mode"
 cp "$top/build/kmod/$kver/sld_compat.ko" "$root/mod/"

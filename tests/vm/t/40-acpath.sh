@@ -7,7 +7,8 @@
 w() { sldtest write "$P/$1" "$2"; }
 ac() { grep "^$1 " $S/ac | cut -d' ' -f2; }
 field() { echo "$1" | sed -n "s/.*$2=\([0-9]*\).*/\1/p"; }
-intent() { grep '^sld_off_intent_cpu' $S/ac | awk '{ s += $2 } END { print s + 0 }'; }
+# Sum of one account field over the CPUs.
+acct_sum() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" $S/account | awk '{ s += $1 } END { print s + 0 }'; }
 N=5	# calls on the slow, mitigated path
 E=100	# calls on the exempt path: enough to amortise the first call's printk
 
@@ -38,7 +39,8 @@ is "$(ac ac_guest_passed)" $((g0 + 3)) "ac_guest_passed counts 3"
 ln -sf /tests/bin/sldtest /tmp/sldgame
 is "$(w exempt_comm 'sldgame\n')" OK "exempt_comm: set sldgame"
 is "$(cat $P/exempt_comm)" sldgame "exempt_comm reads back sldgame"
-uh=$(ac ac_user_handled) gh=$(ac ac_guest_handled) i0=$(intent)
+uh=$(ac ac_user_handled) gh=$(ac ac_guest_handled)
+tp=$(ac tasks_protected) te=$(ac tasks_exited) off0=$(acct_sum toggles_off)
 mark_dmesg
 ex=$(/tmp/sldgame ac user $E)
 like "$ex" "^handled=$E sigbus=0 " "exempt, user: handled=$E, no SIGBUS"
@@ -47,19 +49,22 @@ diag "mean latency per call: not exempt ${pmean} us, exempt ${emean} us"
 if [ $((emean * 100)) -le "$pmean" ]; then ok "exempt, user: >= 100x faster (${emean} vs ${pmean} us)"
 else nok "exempt, user: >= 100x faster (${emean} vs ${pmean} us)"; fi
 is "$(ac ac_user_handled)" $((uh + E)) "ac_user_handled grew by exactly $E"
-is "$(intent)" $((i0 + E)) "account: SLD-off intent recorded $E times on the CPUs"
-is "$(ac per_task_switching)" no "status says per-task switching is not done"
-is "$(new_dmesg | grep -c 'sld_compat: split lock by exempt task sldgame\[[0-9]*\], handled in warn mode without penalty')" 1 \
+is "$(ac tasks_protected)" $((tp + 1)) "exempt, user: the task became protected once, not $E times"
+is "$(ac tasks_exited)" $((te + 1)) "exempt, user: its record went away when it exited"
+is "$(ac tasks_live)" 0 "exempt, user: no record left"
+if [ "$(acct_sum toggles_off)" -gt "$off0" ]; then ok "account: SLD held off for the protected task"
+else nok "account: SLD held off for the protected task"; fi
+is "$(acct_sum hold)" 0 "account: no core held off after it exited"
+is "$(acct_sum toggles_off)" "$(acct_sum toggles_on)" "account: every off toggle has its on toggle"
+is "$(new_dmesg | grep -c 'sld_compat: split lock by exempt-comm task sldgame\[[0-9]*\]: handled in warn mode without penalty, SLD off while it runs')" 1 \
 	"exempt, user: one warning line for $E split locks"
 is "$(new_dmesg | grep -c '#AC: sldgame')" 0 "exempt, user: kernel's own #AC line absent"
-like "$(cat $S/ac_tasks)" "^[0-9]+ sldgame user=$E guest=0 sld=off-intent$" \
-	"ac_tasks lists the task, wanting SLD off"
 mark_dmesg
 ex=$(/tmp/sldgame ac guest $E)
 like "$ex" "^handled=$E sigbus=0 " "exempt, guest: handled=$E, no SIGBUS"
 is "$(ac ac_guest_handled)" $((gh + E)) "ac_guest_handled grew by exactly $E"
-is "$(intent)" $((i0 + 2 * E)) "account: guest path records SLD-off intent too"
-is "$(new_dmesg | grep -c 'split lock by exempt task sldgame\[')" 1 \
+is "$(ac tasks_protected)" $((tp + 2)) "exempt, guest: protected too"
+is "$(new_dmesg | grep -c 'split lock by exempt-comm task sldgame\[')" 1 \
 	"exempt, guest: one warning line for $E split locks"
 is "$(ac ac_user_handled)" $((uh + E)) "guest calls leave ac_user_handled alone"
 

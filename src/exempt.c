@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Exemptions: ordinary processes an admin wants handled like protected
+ * hypervisor tasks (a game under Proton, a legacy binary, one VM's QEMU).
+ *
+ *   exempt_comm    task names (what ps shows, at most 15 characters)
+ *   exempt_path    executables, by absolute path; the path is resolved
+ *                  when written and matched by device and inode, so a
+ *                  symlink or a hard link to the same file matches too,
+ *                  and a binary replaced later (a package upgrade) needs
+ *                  the knob written again
+ *   exempt_cgroup  cgroup v2 directories; a task in one of them or below
+ *   exempt_proactive  N: an exempt task is protected from its first split
+ *                  lock on; Y: from exec, before any split lock
+ *
+ * A rule is matched against the task as it is when asked: at a split lock
+ * and, when the task execs, for the new program. So a child inherits an
+ * exemption exactly as far as it still matches (same name, executable or
+ * cgroup; fork keeps all three), and exec re-decides it. The protected
+ * state itself (SLD off while running) is never inherited: fork starts the
+ * child unprotected (task_sld.c).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cgroup.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/mm_types.h>
+#include <linux/namei.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "sld_compat.h"
+#include "knobs.h"
+
+#define COMM_MAX	32
+#define PATH_MAX_N	16
+#define PATH_LEN	255
+#define CGROUP_MAX	16
+
+struct file_id {
+	dev_t dev;
+	unsigned long ino;
+};
+
+struct exempt_paths {
+	struct sld_names *names;
+	struct file_id id[PATH_MAX_N];
+};
+
+struct exempt_cgroups {
+	struct sld_names *names;
+	struct cgroup *cg[CGROUP_MAX];
+};
+
+static struct sld_names __rcu *comms;
+static struct exempt_paths __rcu *paths;
+static struct exempt_cgroups __rcu *cgroups;
+static bool proactive;
+
+/* ---- matching (any context, current task) -------------------------------- */
+
+static bool comm_match(const struct task_struct *t)
+{
+	const struct sld_names *l = rcu_dereference(comms);
+	unsigned int i;
+
+	for (i = 0; l && i < l->n; i++)
+		if (!strncmp(l->v[i], t->comm, TASK_COMM_LEN))
+			return true;
+	return false;
+}
+
+static bool path_match(const struct task_struct *t)
+{
+	const struct exempt_paths *p = rcu_dereference(paths);
+	const struct inode *ino;
+	struct file *exe;
+	unsigned int i;
+
+	if (!p || !t->mm)
+		return false;
+	exe = rcu_dereference(t->mm->exe_file);
+	if (!exe)
+		return false;
+	ino = file_inode(exe);
+	for (i = 0; i < p->names->n; i++)
+		if (p->id[i].ino == ino->i_ino &&
+		    p->id[i].dev == ino->i_sb->s_dev)
+			return true;
+	return false;
+}
+
+static bool cgroup_match(struct task_struct *t)
+{
+	const struct exempt_cgroups *c = rcu_dereference(cgroups);
+	struct cgroup *cg;
+	unsigned int i;
+
+	if (!c)
+		return false;
+	cg = task_dfl_cgroup(t);
+	for (i = 0; i < c->names->n; i++)
+		if (cgroup_is_descendant(cg, c->cg[i]))
+			return true;
+	return false;
+}
+
+/* Which rule exempts current, if any. Atomic context is fine. */
+enum sld_why sld_exempt_match(void)
+{
+	struct task_struct *t = current;
+	enum sld_why why = SLD_WHY_NONE;
+
+	rcu_read_lock();
+	if (comm_match(t))
+		why = SLD_WHY_COMM;
+	else if (path_match(t))
+		why = SLD_WHY_PATH;
+	else if (cgroup_match(t))
+		why = SLD_WHY_CGROUP;
+	rcu_read_unlock();
+	return why;
+}
+
+bool sld_exempt_proactive(void)
+{
+	return READ_ONCE(proactive);
+}
+
+bool sld_exempt_any(void)
+{
+	return rcu_access_pointer(comms) || rcu_access_pointer(paths) ||
+	       rcu_access_pointer(cgroups);
+}
+
+/* ---- exempt_comm ----------------------------------------------------------- */
+
+static int comm_check(const char *s, const char **why)
+{
+	if (strlen(s) > TASK_COMM_LEN - 1) {
+		*why = "name longer than 15 characters";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct sld_names_rule comm_rule = {
+	.max = COMM_MAX, .max_len = PATH_LEN, .check = comm_check,
+};
+
+/* Readers are RCU; writers hold the knobs mutex and may sleep. */
+static int comm_set(const char *val, const char **why)
+{
+	struct sld_names *old = rcu_dereference_protected(comms, 1), *l;
+	int err = sld_names_edit(old, val, &comm_rule, &l, why);
+
+	if (err)
+		return err;
+	if (!l->n) {
+		sld_names_free(l);
+		l = NULL;
+	}
+	rcu_assign_pointer(comms, l);
+	synchronize_rcu();
+	sld_names_free(old);
+	sld_task_refresh();
+	return 0;
+}
+
+static int comm_show(char *buf, size_t size)
+{
+	return sld_names_show(rcu_dereference_protected(comms, 1), buf, size);
+}
+
+static struct sld_knob knob_comm = {
+	.name = "exempt_comm", .max_len = COMM_MAX * (TASK_COMM_LEN + 1),
+	.set = comm_set, .show = comm_show,
+};
+SLD_KNOB(exempt_comm, knob_comm,
+	 "Comma list of task names whose split locks are handled in warn mode without penalty; +name/-name edit, - clears");
+
+/* ---- exempt_path ----------------------------------------------------------- */
+
+/* Absolute, canonical: no empty, "." or ".." component. */
+static int path_check(const char *s, const char **why)
+{
+	const char *c = s;
+
+	if (s[0] != '/') {
+		*why = "path is not absolute";
+		return -EINVAL;
+	}
+	while (*c == '/') {
+		const char *end = strchrnul(c + 1, '/');
+		size_t len = end - c - 1;
+
+		if (!len || (len == 1 && c[1] == '.') ||
+		    (len == 2 && c[1] == '.' && c[2] == '.')) {
+			*why = "path has an empty, . or .. component";
+			return -EINVAL;
+		}
+		c = end;
+	}
+	return 0;
+}
+
+static const struct sld_names_rule path_rule = {
+	.max = PATH_MAX_N, .max_len = PATH_LEN, .check = path_check,
+};
+
+static int path_resolve(const char *name, struct file_id *id,
+			const char **why)
+{
+	struct inode *ino;
+	struct path p;
+	int err;
+
+	if (kern_path(name, LOOKUP_FOLLOW, &p)) {
+		*why = "no such file";
+		return -EINVAL;
+	}
+	ino = d_backing_inode(p.dentry);
+	err = ino && S_ISREG(ino->i_mode) ? 0 : -EINVAL;
+	if (err) {
+		*why = "not a regular file";
+	} else {
+		id->dev = ino->i_sb->s_dev;
+		id->ino = ino->i_ino;
+	}
+	path_put(&p);
+	return err;
+}
+
+static void paths_free(struct exempt_paths *p)
+{
+	if (p)
+		sld_names_free(p->names);
+	kfree(p);
+}
+
+static int path_set(const char *val, const char **why)
+{
+	struct exempt_paths *old = rcu_dereference_protected(paths, 1), *p;
+	unsigned int i;
+	int err;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	err = sld_names_edit(old ? old->names : NULL, val, &path_rule,
+			     &p->names, why);
+	for (i = 0; !err && i < p->names->n; i++)
+		err = path_resolve(p->names->v[i], &p->id[i], why);
+	if (err) {
+		paths_free(p);
+		return err;
+	}
+	if (!p->names->n) {
+		paths_free(p);
+		p = NULL;
+	}
+	rcu_assign_pointer(paths, p);
+	synchronize_rcu();
+	paths_free(old);
+	sld_task_refresh();
+	return 0;
+}
+
+static int path_show(char *buf, size_t size)
+{
+	const struct exempt_paths *p = rcu_dereference_protected(paths, 1);
+
+	return sld_names_show(p ? p->names : NULL, buf, size);
+}
+
+static struct sld_knob knob_path = {
+	.name = "exempt_path", .max_len = PATH_MAX_N * (PATH_LEN + 2),
+	.set = path_set, .show = path_show,
+};
+SLD_KNOB(exempt_path, knob_path,
+	 "Comma list of absolute executable paths (resolved when written) exempted like exempt_comm");
+
+/* ---- exempt_cgroup --------------------------------------------------------- */
+
+static int cgroup_check(const char *s, const char **why)
+{
+	int err = path_check(s, why);
+
+	if (!err && !strcmp(s, "/")) {
+		*why = "the root cgroup would exempt every task";
+		err = -EINVAL;
+	}
+	return err;
+}
+
+static const struct sld_names_rule cgroup_rule = {
+	.max = CGROUP_MAX, .max_len = PATH_LEN, .check = cgroup_check,
+};
+
+static void cgroups_free(struct exempt_cgroups *c)
+{
+	unsigned int i;
+
+	if (!c)
+		return;
+	for (i = 0; i < CGROUP_MAX; i++)
+		if (c->cg[i])
+			cgroup_put(c->cg[i]);
+	sld_names_free(c->names);
+	kfree(c);
+}
+
+static int cgroup_set(const char *val, const char **why)
+{
+	struct exempt_cgroups *old = rcu_dereference_protected(cgroups, 1), *c;
+	unsigned int i;
+	int err;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	err = sld_names_edit(old ? old->names : NULL, val, &cgroup_rule,
+			     &c->names, why);
+	for (i = 0; !err && i < c->names->n; i++) {
+		struct cgroup *cg = cgroup_get_from_path(c->names->v[i]);
+
+		if (IS_ERR(cg)) {
+			*why = "no such cgroup (v2 path below the cgroup2 root)";
+			err = -EINVAL;
+		} else {
+			c->cg[i] = cg;
+		}
+	}
+	if (err) {
+		cgroups_free(c);
+		return err;
+	}
+	if (!c->names->n) {
+		cgroups_free(c);
+		c = NULL;
+	}
+	rcu_assign_pointer(cgroups, c);
+	synchronize_rcu();
+	cgroups_free(old);
+	sld_task_refresh();
+	return 0;
+}
+
+static int cgroup_show(char *buf, size_t size)
+{
+	const struct exempt_cgroups *c = rcu_dereference_protected(cgroups, 1);
+
+	return sld_names_show(c ? c->names : NULL, buf, size);
+}
+
+static struct sld_knob knob_cgroup = {
+	.name = "exempt_cgroup", .max_len = CGROUP_MAX * (PATH_LEN + 2),
+	.set = cgroup_set, .show = cgroup_show,
+};
+SLD_KNOB(exempt_cgroup, knob_cgroup,
+	 "Comma list of cgroup v2 paths (e.g. /sld.slice/game) whose tasks are exempted like exempt_comm");
+
+/* ---- exempt_proactive ------------------------------------------------------ */
+
+static int proactive_set(const char *val, const char **why)
+{
+	bool on;
+	int err = sld_parse_bool(val, &on, why);
+
+	if (!err)
+		WRITE_ONCE(proactive, on);
+	return err;
+}
+
+static int proactive_show(char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%c\n", proactive ? 'Y' : 'N');
+}
+
+static struct sld_knob knob_proactive = {
+	.name = "exempt_proactive", .max_len = 1,
+	.set = proactive_set, .show = proactive_show,
+};
+SLD_KNOB(exempt_proactive, knob_proactive,
+	 "N (default): exempt tasks are protected from their first split lock; Y: from exec");
+
+/* At unload, after every hook is gone. */
+void sld_exempt_free(void)
+{
+	sld_names_free(rcu_dereference_protected(comms, 1));
+	paths_free(rcu_dereference_protected(paths, 1));
+	cgroups_free(rcu_dereference_protected(cgroups, 1));
+	RCU_INIT_POINTER(comms, NULL);
+	RCU_INIT_POINTER(paths, NULL);
+	RCU_INIT_POINTER(cgroups, NULL);
+}

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hypervisor tasks, found before their first #AC: a task that enters an
+ * ioctl of a device whose file_operations belong to a module classified
+ * `hypervisor` (policy protect) is protected from that moment.
+ *
+ * Generic path: while some watched module's ioctl entry is unknown, a
+ * kprobe on security_file_ioctl() (sys_ioctl calls it for every ioctl,
+ * from another file, so it is never inlined; vfs_ioctl, the obvious
+ * place, is inlined into sys_ioctl on Debian's kernels and its probe never
+ * fires) compares file->f_op->owner with the watched modules. The first hit protects the caller and tells us the entry,
+ * f_op->unlocked_ioctl; a work item then places a kprobe on that function
+ * itself and, once every watched module's entry is known, the vfs_ioctl
+ * probe goes idle: from then on other tasks' ioctls pay nothing.
+ *
+ * Profiles: for hypervisors we know, a narrower entry is hooked at once
+ * when the module loads, without learning:
+ *   vmmon    Vmx86_RunVM, the worker of IOCTL_VMX86_RUN_VM (the ioctl
+ *            number moves between releases, the function name does not)
+ *   vboxdrv  supdrvIOCtlFast, the fast path of VT-x guest runs; if it is
+ *            not found, the learned VBoxDrvLinuxIOCtl_<version> handler
+ *
+ * 32-bit VMMs (compat_ioctl) are not seen by the generic path.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/workqueue.h>
+
+#include "sld_compat.h"
+
+#define HV_MAX	16
+
+struct hv_profile {
+	const char *module;
+	const char *symbol;
+};
+
+static const struct hv_profile profiles[] = {
+	{ "vmmon", "Vmx86_RunVM" },
+	{ "vboxdrv", "supdrvIOCtlFast" },
+};
+
+enum hv_via { VIA_NONE, VIA_PROFILE, VIA_LEARNED };
+
+struct hv_entry {
+	struct module *mod;		/* NULL: free slot */
+	unsigned int refs;		/* modscan records watching it */
+	char name[MODULE_NAME_LEN];
+	unsigned long learned;		/* f_op->unlocked_ioctl seen */
+	enum hv_via via;
+	struct kprobe kp;
+	bool kp_on;
+	int kp_err;
+	atomic_long_t tasks, ac_user, ac_guest;
+};
+
+static struct hv_entry hv[HV_MAX];
+static DEFINE_MUTEX(hv_mutex);
+static unsigned int nwatched;
+
+static void learn_fn(struct work_struct *w);
+static DECLARE_WORK(learn_work, learn_fn);
+
+bool sld_hv_any(void)
+{
+	return READ_ONCE(nwatched) > 0;
+}
+
+void sld_hv_count_task(int slot)
+{
+	if (slot >= 0 && slot < HV_MAX)
+		atomic_long_inc(&hv[slot].tasks);
+}
+
+void sld_hv_count_ac(int slot, bool guest)
+{
+	if (slot >= 0 && slot < HV_MAX)
+		atomic_long_inc(guest ? &hv[slot].ac_guest : &hv[slot].ac_user);
+}
+
+void sld_hv_name(int slot, char *buf, size_t size)
+{
+	const char *name = slot >= 0 && slot < HV_MAX ? hv[slot].name : "";
+
+	strscpy(buf, name[0] ? name : "-", size);
+}
+
+/* ---- the probes (atomic) ---------------------------------------------------------- */
+
+static int entry_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct hv_entry *e = container_of(kp, struct hv_entry, kp);
+
+	sld_task_protect(SLD_WHY_HV, e - hv);
+	return 0;
+}
+
+/* int security_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg) */
+static int learn_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	const struct file *f = (const struct file *)regs->di;
+	const struct file_operations *fops = f ? f->f_op : NULL;
+	struct module *owner = fops ? fops->owner : NULL;
+	unsigned int i;
+
+	if (!owner)
+		return 0;
+	for (i = 0; i < HV_MAX; i++) {
+		if (READ_ONCE(hv[i].mod) != owner)
+			continue;
+		sld_task_protect(SLD_WHY_HV, i);
+		if (!READ_ONCE(hv[i].learned) && fops->unlocked_ioctl) {
+			WRITE_ONCE(hv[i].learned,
+				   (unsigned long)fops->unlocked_ioctl);
+			schedule_work(&learn_work);
+		}
+		break;
+	}
+	return 0;
+}
+
+static struct sld_hook hook_learn = {
+	.name = "ioctl-learn", .symbol = "security_file_ioctl", .pre = learn_pre,
+	.on_demand = true,
+};
+
+/* ---- placing entry probes (sleepable, hv_mutex held) --------------------------------- */
+
+static int place(struct hv_entry *e, unsigned long addr, enum hv_via via)
+{
+	memset(&e->kp, 0, sizeof(e->kp));
+	e->kp.addr = (kprobe_opcode_t *)addr;
+	e->kp.pre_handler = entry_pre;
+	e->kp_err = register_kprobe(&e->kp);
+	e->kp_on = !e->kp_err;
+	if (e->kp_on)
+		e->via = via;
+	if (!READ_ONCE(sld_knobs.enabled) && e->kp_on)
+		disable_kprobe(&e->kp);
+	return e->kp_err;
+}
+
+/* The generic probe is needed while some entry is not known. */
+static void update_learning(void)
+{
+	bool want = false;
+	unsigned int i;
+
+	for (i = 0; i < HV_MAX; i++)
+		want |= hv[i].mod && !hv[i].kp_on;
+	sld_hook_want(&hook_learn, want);
+}
+
+/*
+ * Is addr inside mod? Text or data, register_kprobe() checks; this only
+ * checks the owner. hv_mutex held: mod cannot go (sld_hv_unwatch).
+ */
+static bool in_module_text(struct module *mod, unsigned long addr)
+{
+	return within_module_core(addr, mod);
+}
+
+static void learn_fn(struct work_struct *w)
+{
+	unsigned int i;
+
+	mutex_lock(&hv_mutex);
+	for (i = 0; i < HV_MAX; i++) {
+		struct hv_entry *e = &hv[i];
+		unsigned long addr = READ_ONCE(e->learned);
+
+		if (!e->mod || !addr || e->kp_on || e->kp_err)
+			continue;
+		if (!in_module_text(e->mod, addr)) {
+			e->kp_err = -EFAULT;
+			pr_info("%s: ioctl entry %ps is not in its text: keeping the generic ioctl probe\n",
+				e->name, (void *)addr);
+			continue;
+		}
+		if (!place(e, addr, VIA_LEARNED))
+			pr_info("%s: ioctl entry %ps hooked, generic ioctl probe no longer needed for it\n",
+				e->name, (void *)addr);
+	}
+	update_learning();
+	mutex_unlock(&hv_mutex);
+}
+
+static void try_profile(struct hv_entry *e)
+{
+	char sym[MODULE_NAME_LEN + KSYM_NAME_LEN];
+	unsigned int i;
+	unsigned long addr;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++) {
+		if (strcmp(profiles[i].module, e->name))
+			continue;
+		snprintf(sym, sizeof(sym), "%s:%s", e->name,
+			 profiles[i].symbol);
+		addr = sld_lookup(sym);
+		if (addr && in_module_text(e->mod, addr) &&
+		    !place(e, addr, VIA_PROFILE))
+			pr_info("%s: profile entry %s hooked\n", e->name,
+				profiles[i].symbol);
+	}
+}
+
+/* ---- watch / unwatch (modscan.c, sleepable) --------------------------------------------- */
+
+void sld_hv_watch(struct module *mod)
+{
+	struct hv_entry *e = NULL;
+	unsigned int i;
+
+	mutex_lock(&hv_mutex);
+	for (i = 0; i < HV_MAX; i++) {
+		if (hv[i].mod == mod) {
+			hv[i].refs++;
+			goto out;
+		}
+		if (!hv[i].mod && !e)
+			e = &hv[i];
+	}
+	if (!e) {
+		pr_warn("%s: more than %d hypervisor modules: its tasks are protected only from their first split lock\n",
+			mod->name, HV_MAX);
+		goto out;
+	}
+	memset(e, 0, sizeof(*e));
+	e->refs = 1;
+	strscpy(e->name, mod->name, sizeof(e->name));
+	WRITE_ONCE(e->mod, mod);
+	WRITE_ONCE(nwatched, nwatched + 1);
+	try_profile(e);
+	update_learning();
+out:
+	mutex_unlock(&hv_mutex);
+	sld_task_refresh();
+}
+
+void sld_hv_unwatch(struct module *mod)
+{
+	unsigned int i;
+
+	mutex_lock(&hv_mutex);
+	for (i = 0; i < HV_MAX; i++) {
+		struct hv_entry *e = &hv[i];
+
+		if (e->mod != mod || --e->refs)
+			continue;
+		if (e->kp_on)
+			unregister_kprobe(&e->kp);
+		e->kp_on = false;
+		WRITE_ONCE(e->mod, NULL);
+		WRITE_ONCE(nwatched, nwatched - 1);
+	}
+	update_learning();
+	mutex_unlock(&hv_mutex);
+	sld_task_refresh();
+}
+
+/* enabled=Y/N: entry probes follow the hooks. */
+void sld_hv_arm(bool on)
+{
+	unsigned int i;
+
+	mutex_lock(&hv_mutex);
+	for (i = 0; i < HV_MAX; i++) {
+		if (!hv[i].kp_on)
+			continue;
+		if (on)
+			enable_kprobe(&hv[i].kp);
+		else
+			disable_kprobe(&hv[i].kp);
+	}
+	mutex_unlock(&hv_mutex);
+}
+
+/* ---- init / exit / status ------------------------------------------------------------------ */
+
+void sld_hv_setup(void)
+{
+	if (sld_lookup(hook_learn.symbol))
+		sld_hook_add(&hook_learn);
+	else
+		sld_degrade("ioctl-learn", "no security_file_ioctl (CONFIG_SECURITY off): hypervisor tasks are protected only through profiles or from their first split lock");
+}
+
+/* After modscan stopped (no more watch calls), before hooks go. */
+void sld_hv_exit(void)
+{
+	unsigned int i;
+
+	cancel_work_sync(&learn_work);
+	mutex_lock(&hv_mutex);
+	for (i = 0; i < HV_MAX; i++) {
+		if (hv[i].kp_on)
+			unregister_kprobe(&hv[i].kp);
+		hv[i].kp_on = false;
+		WRITE_ONCE(hv[i].mod, NULL);
+	}
+	nwatched = 0;
+	mutex_unlock(&hv_mutex);
+}
+
+static const char *state(const struct hv_entry *e)
+{
+	if (e->kp_on)
+		return "hooked";
+	if (e->kp_err)
+		return "generic";
+	return "learning";
+}
+
+/*
+ * "NAME state=learning|hooked|generic via=profile|learned|- entry=SYM
+ * tasks=N ac_user=N ac_guest=N" per watched module, or "none".
+ */
+int sld_hv_show(char *buf, size_t size)
+{
+	static const char *const via[] = { "-", "profile", "learned" };
+	char sym[KSYM_SYMBOL_LEN];
+	unsigned int i;
+	int n = 0;
+
+	mutex_lock(&hv_mutex);
+	for (i = 0; i < HV_MAX; i++) {
+		const struct hv_entry *e = &hv[i];
+
+		if (!e->mod)
+			continue;
+		/* "sym [mod]": the module is the line's first word already. */
+		if (e->kp_on)
+			snprintf(sym, sizeof(sym), "%ps", e->kp.addr);
+		else
+			strscpy(sym, "-", sizeof(sym));
+		strreplace(sym, ' ', '\0');
+		n += scnprintf(buf + n, size - n,
+			       "%s state=%s via=%s entry=%s tasks=%ld ac_user=%ld ac_guest=%ld\n",
+			       e->name, state(e), via[e->via], sym,
+			       atomic_long_read(&e->tasks),
+			       atomic_long_read(&e->ac_user),
+			       atomic_long_read(&e->ac_guest));
+	}
+	mutex_unlock(&hv_mutex);
+	if (!n)
+		n = scnprintf(buf, size, "none\n");
+	return n;
+}

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Protected tasks: SLD off on the core while the task runs, back to what
+ * the kernel wants while it does not, from the moment it is protected
+ * until it exits.
+ *
+ * Mechanism: a preempt notifier registered on the task, as KVM does for
+ * vcpu_load/vcpu_put. The scheduler calls it only for tasks that carry
+ * one, on the CPU and at the moment of the switch (sched_out before the
+ * next task runs, sched_in before this one returns to its code), so
+ * - a task that is not protected costs nothing per switch beyond the
+ *   kernel's own static-branch check, and only while sld_compat holds the
+ *   preempt-notifier key, i.e. only once there is something to protect
+ *   (a watched hypervisor or an exemption rule);
+ * - migration needs no care: sched_out on the old CPU, sched_in on the new;
+ * - fork needs none: a child starts with no notifiers (sched_fork).
+ * The alternatives were worse: a kprobe on the context switch costs every
+ * switch of every task; TIF-flag tricks (the 2020 seeds' TIF_SLD) need the
+ * kernel's cooperation, which it removed in 5.19.
+ *
+ * A notifier can only be added by the task itself, which suits us: every
+ * way into protection runs in the task (its #AC, its ioctl, its exec, a
+ * vendor's guest entry). Records come from a preallocated pool: those
+ * paths are kprobe handlers, where even GFP_ATOMIC is not allowed on
+ * PREEMPT_RT. A record holds a reference on its task, so that a record
+ * whose task died unseen (kprobes switched off system-wide) still points
+ * at a live task_struct when it is detached.
+ *
+ * A record ends at do_exit (a kprobe), when exec starts a program that no
+ * exemption matches (for exempted tasks), or when sld_compat is disabled
+ * or unloaded: then every record is detached under stop_machine(), where
+ * no CPU is inside a context switch, and SLD goes back to the kernel's
+ * state. Unloading with protected tasks is therefore allowed and safe;
+ * dmesg names the tasks that lost protection.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/mutex.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/stop_machine.h>
+#include <linux/string.h>
+
+#include "sld_compat.h"
+
+#define POOL_SIZE	1024
+
+struct sld_task {
+	struct preempt_notifier pn;
+	struct task_struct *task;
+	pid_t pid;
+	char comm[TASK_COMM_LEN];
+	enum sld_why why;
+	int hv;			/* hvwatch slot, or -1 */
+	bool running;
+	int cpu;
+	unsigned long switches, ac_user, ac_guest;
+	bool warned;
+};
+
+static struct sld_task *pool;
+static unsigned int *free_ids, nfree;
+static DEFINE_RAW_SPINLOCK(pool_lock);	/* pool membership, used[] */
+static bool *used;
+static DEFINE_MUTEX(task_mutex);	/* key, ready, detach */
+static bool key_held, setup_done;
+static bool ready;			/* protect() may add records */
+static atomic_long_t n_protected, n_exited, n_exec_dropped, n_pool_full;
+static atomic_long_t n_detached, n_refused;
+
+static const char *const why_names[] = {
+	[SLD_WHY_NONE] = "none", [SLD_WHY_COMM] = "exempt-comm",
+	[SLD_WHY_PATH] = "exempt-path", [SLD_WHY_CGROUP] = "exempt-cgroup",
+	[SLD_WHY_HV] = "hypervisor",
+};
+
+/* ---- the notifier ------------------------------------------------------------ */
+
+static void task_sched_in(struct preempt_notifier *pn, int cpu)
+{
+	struct sld_task *t = container_of(pn, struct sld_task, pn);
+
+	t->running = true;
+	t->cpu = cpu;
+	t->switches++;
+	sld_msr_task_in();
+}
+
+static void task_sched_out(struct preempt_notifier *pn,
+			   struct task_struct *next)
+{
+	struct sld_task *t = container_of(pn, struct sld_task, pn);
+
+	t->running = false;
+	sld_msr_task_out();
+}
+
+static struct preempt_ops task_ops = {
+	.sched_in = task_sched_in,
+	.sched_out = task_sched_out,
+};
+
+/* Preemption off: only current changes its own notifier list. */
+static struct sld_task *find_current(void)
+{
+	struct preempt_notifier *pn;
+
+	hlist_for_each_entry(pn, &current->preempt_notifiers, link)
+		if (pn->ops == &task_ops)
+			return container_of(pn, struct sld_task, pn);
+	return NULL;
+}
+
+/* ---- the pool ------------------------------------------------------------------ */
+
+static struct sld_task *pool_get(void)
+{
+	struct sld_task *t = NULL;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pool_lock, flags);
+	if (nfree) {
+		unsigned int id = free_ids[--nfree];
+
+		used[id] = true;
+		t = &pool[id];
+	}
+	raw_spin_unlock_irqrestore(&pool_lock, flags);
+	if (t)
+		memset(t, 0, sizeof(*t));
+	return t;
+}
+
+/* Returns the task reference the record held, for the caller to drop. */
+static struct task_struct *pool_put(struct sld_task *t)
+{
+	struct task_struct *task = t->task;
+	unsigned int id = t - pool;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pool_lock, flags);
+	used[id] = false;
+	free_ids[nfree++] = id;
+	raw_spin_unlock_irqrestore(&pool_lock, flags);
+	return task;
+}
+
+static unsigned int live(void)
+{
+	return POOL_SIZE - READ_ONCE(nfree);
+}
+
+/* ---- protect / release (current task, preemption off) --------------------------- */
+
+bool sld_task_protected(void)
+{
+	return !hlist_empty(&current->preempt_notifiers) && find_current();
+}
+
+/*
+ * Protect current from now on: SLD off on this core at once, then per
+ * switch. 0 if protected (already or now).
+ */
+int sld_task_protect(enum sld_why why, int hv)
+{
+	struct sld_task *t;
+
+	if (!READ_ONCE(ready)) {
+		atomic_long_inc(&n_refused);
+		return -EAGAIN;
+	}
+	t = find_current();
+	if (t) {
+		if (hv >= 0 && t->hv < 0) {
+			t->hv = hv;
+			t->why = SLD_WHY_HV;
+			sld_hv_count_task(hv);
+		}
+		return 0;
+	}
+	t = pool_get();
+	if (!t) {
+		atomic_long_inc(&n_pool_full);
+		return -ENOSPC;
+	}
+	get_task_struct(current);
+	t->task = current;
+	t->pid = task_pid_nr(current);
+	memcpy(t->comm, current->comm, TASK_COMM_LEN);
+	t->comm[TASK_COMM_LEN - 1] = '\0';
+	t->why = why;
+	t->hv = hv;
+	if (hv >= 0)
+		sld_hv_count_task(hv);
+	preempt_notifier_init(&t->pn, &task_ops);
+	preempt_notifier_register(&t->pn);
+	atomic_long_inc(&n_protected);
+	task_sched_in(&t->pn, smp_processor_id());
+	t->switches = 0;
+	return 0;
+}
+
+/* current only; the task reference is dropped later, never here. */
+static void release(struct sld_task *t)
+{
+	preempt_notifier_unregister(&t->pn);
+	if (t->running)
+		sld_msr_task_out();
+	/* current holds its own reference; ours cannot be the last. */
+	put_task_struct(pool_put(t));
+}
+
+/*
+ * A split lock by current, which is protected: count it, and warn once
+ * per task. Returns the hypervisor slot the task belongs to, or -1.
+ */
+int sld_task_ac(bool guest)
+{
+	struct sld_task *t = find_current();
+
+	if (!t)
+		return -1;
+	if (guest)
+		t->ac_guest++;
+	else
+		t->ac_user++;
+	if (!t->warned) {
+		t->warned = true;
+		pr_warn_ratelimited("split lock by %s task %s[%d]: handled in warn mode without penalty, SLD off while it runs\n",
+				    why_names[t->why], t->comm, t->pid);
+	}
+	return t->hv;
+}
+
+/* ---- hooks: exit and exec ------------------------------------------------------- */
+
+/* void do_exit(long code): the record goes with its task. */
+static int exit_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct sld_task *t;
+
+	if (hlist_empty(&current->preempt_notifiers))
+		return 0;
+	t = find_current();
+	if (t) {
+		release(t);
+		atomic_long_inc(&n_exited);
+	}
+	return 0;
+}
+
+/*
+ * setup_new_exec() returned: comm and exe are the new program's. An
+ * exemption is re-decided for it (see exempt.c); a hypervisor task keeps
+ * its protection.
+ */
+static int exec_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	enum sld_why why = sld_exempt_match();
+	struct sld_task *t = find_current();
+
+	if (t && t->why != SLD_WHY_HV && why == SLD_WHY_NONE) {
+		release(t);
+		atomic_long_inc(&n_exec_dropped);
+		return 0;
+	}
+	if (t) {
+		memcpy(t->comm, current->comm, TASK_COMM_LEN);
+		t->comm[TASK_COMM_LEN - 1] = '\0';
+		return 0;
+	}
+	if (why != SLD_WHY_NONE && sld_exempt_proactive())
+		sld_task_protect(why, -1);
+	return 0;
+}
+
+static struct sld_hook hook_exit = {
+	.name = "task-exit", .symbol = "do_exit", .pre = exit_pre,
+};
+
+static struct sld_hook hook_exec = {
+	.name = "exec", .symbol = "setup_new_exec", .ret = true,
+	.handler = exec_ret,
+};
+
+/* ---- the key, readiness and detaching ---------------------------------------------- */
+
+static struct task_struct *detached[POOL_SIZE];
+static unsigned int ndetached;
+
+/* Under stop_machine: no CPU is in a context switch or in our handlers. */
+static int detach_fn(void *unused)
+{
+	unsigned int id;
+
+	ndetached = 0;
+	for (id = 0; id < POOL_SIZE; id++) {
+		if (!used[id])
+			continue;
+		hlist_del(&pool[id].pn.link);
+		detached[ndetached++] = pool_put(&pool[id]);
+	}
+	sld_msr_drop_task_holds();
+	return 0;
+}
+
+static void say_detached(const char *why)
+{
+	unsigned int i;
+
+	pr_info("%s: %u protected task(s) detached, SLD back to the kernel's state for them\n",
+		why, ndetached);
+	for (i = 0; i < ndetached; i++) {
+		pr_info("  detached %s[%d]\n", detached[i]->comm,
+			task_pid_nr(detached[i]));
+		put_task_struct(detached[i]);
+	}
+	atomic_long_add(ndetached, &n_detached);
+	ndetached = 0;
+}
+
+static bool engine_possible(void)
+{
+	return IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS) && hook_exit.registered;
+}
+
+/* task_mutex held. Stop new records, wait out the ones being made. */
+static void stop_protecting(void)
+{
+	WRITE_ONCE(ready, false);
+	synchronize_rcu();	/* handlers run with preemption off */
+}
+
+static void detach_all(const char *why)
+{
+	stop_protecting();
+	if (live()) {
+		stop_machine(detach_fn, NULL, NULL);
+		say_detached(why);
+	}
+	sld_msr_sync_all();
+	if (key_held) {
+		key_held = false;
+		preempt_notifier_dec();
+	}
+}
+
+/*
+ * Sleepable. Hold the preempt-notifier key while there is something that
+ * may protect a task (and enabled=Y); detach everything when disabled.
+ */
+void sld_task_refresh(void)
+{
+	bool enabled = READ_ONCE(sld_knobs.enabled);
+	bool need = enabled && (sld_exempt_any() || sld_hv_any());
+
+	if (!READ_ONCE(setup_done) || !engine_possible())
+		return;
+	mutex_lock(&task_mutex);
+	if (!enabled) {
+		detach_all("disabled");
+	} else if (need && !key_held) {
+		preempt_notifier_inc();
+		key_held = true;
+	} else if (!need && key_held) {
+		stop_protecting();
+		if (!live()) {
+			key_held = false;
+			preempt_notifier_dec();
+		}
+	}
+	WRITE_ONCE(ready, key_held && enabled);
+	mutex_unlock(&task_mutex);
+}
+
+/* ---- init / exit / status ------------------------------------------------------------ */
+
+/* Before sld_hooks_init(). */
+int sld_task_setup(void)
+{
+	unsigned int i;
+
+	if (!IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS)) {
+		sld_degrade("per-task", "kernel built without CONFIG_PREEMPT_NOTIFIERS: no task can be protected");
+		return 0;
+	}
+	pool = kvcalloc(POOL_SIZE, sizeof(*pool), GFP_KERNEL);
+	free_ids = kvcalloc(POOL_SIZE, sizeof(*free_ids), GFP_KERNEL);
+	used = kvcalloc(POOL_SIZE, sizeof(*used), GFP_KERNEL);
+	if (!pool || !free_ids || !used) {
+		sld_task_free();
+		return -ENOMEM;
+	}
+	for (i = 0; i < POOL_SIZE; i++)
+		free_ids[i] = POOL_SIZE - 1 - i;
+	nfree = POOL_SIZE;
+	sld_hook_add(&hook_exit);
+	sld_hook_add(&hook_exec);
+	return 0;
+}
+
+/* After sld_hooks_init(). */
+void sld_task_init(void)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS) && !hook_exit.registered)
+		sld_degrade("per-task", "no do_exit probe: a record could outlive its task, so no task is protected");
+	if (engine_possible() && !hook_exec.registered)
+		sld_degrade("exec", "no setup_new_exec probe: exemptions act from the first split lock only");
+	WRITE_ONCE(setup_done, true);
+	sld_task_refresh();
+}
+
+/* Before sld_hooks_exit(): detach while the hooks still run. */
+void sld_task_exit(void)
+{
+	mutex_lock(&task_mutex);
+	WRITE_ONCE(setup_done, false);
+	if (engine_possible())
+		detach_all("unloading");
+	mutex_unlock(&task_mutex);
+}
+
+void sld_task_free(void)
+{
+	kvfree(pool);
+	kvfree(free_ids);
+	kvfree(used);
+	pool = NULL;
+	free_ids = NULL;
+	used = NULL;
+}
+
+/*
+ * "PID COMM why=W hv=NAME cpu=N running=0|1 switches=N ac_user=N
+ * ac_guest=N" per protected task, or "none"; then the counters.
+ */
+int sld_tasks_show(char *buf, size_t size)
+{
+	unsigned int id, shown = 0;
+	unsigned long flags;
+	int n = 0;
+
+	for (id = 0; pool && id < POOL_SIZE && n < size - 200; id++) {
+		struct sld_task t;
+		char hv[MODULE_NAME_LEN];
+		bool in_use;
+
+		raw_spin_lock_irqsave(&pool_lock, flags);
+		in_use = used[id];
+		if (in_use)
+			t = pool[id];
+		raw_spin_unlock_irqrestore(&pool_lock, flags);
+		if (!in_use)
+			continue;
+		sld_hv_name(t.hv, hv, sizeof(hv));
+		n += scnprintf(buf + n, size - n,
+			       "%d %s why=%s hv=%s cpu=%d running=%d switches=%lu ac_user=%lu ac_guest=%lu\n",
+			       t.pid, t.comm, why_names[t.why], hv, t.cpu,
+			       t.running, t.switches, t.ac_user, t.ac_guest);
+		shown++;
+	}
+	if (shown < live())
+		n += scnprintf(buf + n, size - n, "... %u more\n",
+			       live() - shown);
+	if (!shown && !live())
+		n += scnprintf(buf + n, size - n, "none\n");
+	return n;
+}
+
+int sld_task_counters_show(char *buf, size_t size)
+{
+	return scnprintf(buf, size,
+			 "tasks_live %u\ntasks_protected %ld\ntasks_exited %ld\ntasks_exec_dropped %ld\ntasks_detached %ld\ntasks_pool_full %ld\ntasks_refused %ld\nkey_held %d\nready %d\n",
+			 pool ? live() : 0,
+			 atomic_long_read(&n_protected),
+			 atomic_long_read(&n_exited),
+			 atomic_long_read(&n_exec_dropped),
+			 atomic_long_read(&n_detached),
+			 atomic_long_read(&n_pool_full),
+			 atomic_long_read(&n_refused),
+			 READ_ONCE(key_held), READ_ONCE(ready));
+}

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sldhv: drives the simulated hypervisors (tests/fixtures/hvsim.h) the
+ * way a VMM drives its vCPU threads. DEV is a name under /dev.
+ *
+ *   sldhv oncpu CPU CMD...        pin to CPU, exec CMD
+ *   sldhv run DEV SPIN_US SLEEP_US LOOPS [GUEST_AC]
+ *                                 one RUN ioctl; prints "rc=R handled=H
+ *                                 cpu=C sigbus=S us=T"
+ *   sldhv nop DEV                 a management ioctl; prints OK
+ *   sldhv runread DEV SPIN_US FILE
+ *                                 RUN, then (still the same, now protected
+ *                                 task, running) print FILE
+ *   sldhv pair DEV MS             two vCPU threads pinned to CPU 0 and 1;
+ *                                 CPU 1's runs MS ms, CPU 0's runs 20 ms
+ *                                 then prints the account while the other
+ *                                 is still in its run
+ *   sldhv forkrun DEV N           N children in turn: RUN once, exit;
+ *                                 prints "children=N failed=F"
+ *   sldhv migrate DEV N           N runs, moving between CPU 0 and 1;
+ *                                 prints "runs=N on0=A on1=B"
+ *   sldhv ioctlcost N             mean ns of N FIONREAD ioctls on a pipe
+ *                                 (a device no hypervisor owns)
+ *   sldhv acuser DEV N            RUN once (now protected), then N user
+ *                                 split-lock #ACs through /dev/fx_actest;
+ *                                 prints "handled=H sigbus=S mean_us=M"
+ *   sldhv cat FILE                print FILE (as this task, e.g. when
+ *                                 started under an exempt name)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../fixtures/fx_actest.h"
+#include "../../fixtures/fx_hv.h"
+
+static volatile sig_atomic_t sigbus_seen;
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	sigbus_seen++;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: sldhv oncpu|run|nop|runread|pair|forkrun|migrate|ioctlcost ... (see source)\n");
+	return 2;
+}
+
+static unsigned long num(const char *s)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (!*s || *end) {
+		fprintf(stderr, "sldhv: not a number: %s\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+static double now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int open_dev(const char *name)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	fd = open(path, O_RDWR);
+	if (fd < 0) {
+		printf("%s\n", strerrorname_np(errno));
+		exit(1);
+	}
+	return fd;
+}
+
+static int run(int fd, unsigned int spin, unsigned int sleep_us,
+	       unsigned int loops, unsigned int guest_ac, struct fx_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->spin_us = spin;
+	r->sleep_us = sleep_us;
+	r->loops = loops;
+	r->guest_ac = guest_ac;
+	return ioctl(fd, FX_HV_RUN, r) ? -errno : 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus };
+	struct fx_run r;
+	double t0;
+	int fd, rc;
+
+	if (argc < 6 || argc > 7)
+		return usage();
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+	fd = open_dev(argv[2]);
+	t0 = now_us();
+	rc = run(fd, num(argv[3]), num(argv[4]), num(argv[5]),
+		 argc == 7 ? num(argv[6]) : 0, &r);
+	printf("rc=%s handled=%d cpu=%u sigbus=%d us=%.0f\n",
+	       rc ? strerrorname_np(-rc) : "0", r.handled, r.cpu,
+	       (int)sigbus_seen, now_us() - t0);
+	return 0;
+}
+
+static void cat(const char *file)
+{
+	char buf[8192];
+	int fd = open(file, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0) {
+		printf("%s\n", strerrorname_np(errno));
+		return;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, n, stdout);
+	close(fd);
+}
+
+static int cmd_runread(int argc, char **argv)
+{
+	struct fx_run r;
+	int fd;
+
+	if (argc != 5)
+		return usage();
+	fd = open_dev(argv[2]);
+	if (run(fd, num(argv[3]), 0, 1, 0, &r))
+		return 1;
+	cat(argv[4]);
+	return 0;
+}
+
+static int cmd_nop(int argc, char **argv)
+{
+	int fd;
+
+	if (argc != 3)
+		return usage();
+	fd = open_dev(argv[2]);
+	printf("%s\n", ioctl(fd, FX_HV_NOP) ? strerrorname_np(errno) : "OK");
+	return 0;
+}
+
+struct vcpu {
+	int fd, cpu;
+	unsigned int ms;
+	int rc;
+};
+
+static void *vcpu_thread(void *arg)
+{
+	struct vcpu *v = arg;
+	struct fx_run r;
+
+	v->rc = pin(v->cpu);
+	if (!v->rc)
+		v->rc = run(v->fd, v->ms * 1000, 0, 1, 0, &r);
+	if (!v->rc && v->cpu == 0)
+		cat("/sys/kernel/sld_compat/account");
+	return NULL;
+}
+
+static int cmd_pair(int argc, char **argv)
+{
+	struct vcpu v[2];
+	pthread_t t[2];
+	int i;
+
+	if (argc != 4)
+		return usage();
+	for (i = 0; i < 2; i++) {
+		v[i].fd = open_dev(argv[2]);
+		v[i].cpu = i;
+		v[i].ms = i ? num(argv[3]) : 20;
+	}
+	/* The long run first, so it is inside its RUN when cpu0 reads. */
+	pthread_create(&t[1], NULL, vcpu_thread, &v[1]);
+	usleep(20000);
+	pthread_create(&t[0], NULL, vcpu_thread, &v[0]);
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	printf("rc0=%d rc1=%d\n", v[0].rc, v[1].rc);
+	return 0;
+}
+
+static int cmd_forkrun(int argc, char **argv)
+{
+	unsigned long n, i, failed = 0;
+	int fd, status;
+
+	if (argc != 4)
+		return usage();
+	fd = open_dev(argv[2]);
+	n = num(argv[3]);
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			struct fx_run r;
+
+			_exit(run(fd, 0, 0, 1, 0, &r) ? 1 : 0);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) < 0 ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			failed++;
+	}
+	printf("children=%lu failed=%lu\n", n, failed);
+	return 0;
+}
+
+static int cmd_migrate(int argc, char **argv)
+{
+	unsigned long n, i, on[2] = { 0, 0 };
+	struct fx_run r;
+	int fd;
+
+	if (argc != 4)
+		return usage();
+	fd = open_dev(argv[2]);
+	n = num(argv[3]);
+	for (i = 0; i < n; i++) {
+		if (pin(i % 2) || run(fd, 2000, 0, 1, 0, &r))
+			return 1;
+		if (r.cpu < 2)
+			on[r.cpu]++;
+	}
+	printf("runs=%lu on0=%lu on1=%lu\n", n, on[0], on[1]);
+	return 0;
+}
+
+static int cmd_ioctlcost(int argc, char **argv)
+{
+	unsigned long n, i;
+	int p[2], avail;
+	double t0;
+
+	if (argc != 3 || pipe(p))
+		return usage();
+	n = num(argv[2]);
+	t0 = now_us();
+	for (i = 0; i < n; i++)
+		ioctl(p[0], FIONREAD, &avail);
+	printf("mean_ns=%.0f\n", (now_us() - t0) * 1000 / n);
+	return 0;
+}
+
+static int cmd_acuser(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus };
+	unsigned long n, i, handled = 0;
+	struct fx_run r;
+	double t0;
+	int fd, ac;
+
+	if (argc != 4)
+		return usage();
+	fd = open_dev(argv[2]);
+	ac = open_dev("fx_actest");
+	n = num(argv[3]);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+	if (!n || run(fd, 0, 0, 1, 0, &r))
+		return 1;
+	t0 = now_us();
+	for (i = 0; i < n; i++)
+		handled += ioctl(ac, FX_AC_USER) == 1;
+	printf("handled=%lu sigbus=%d mean_us=%.0f\n", handled,
+	       (int)sigbus_seen, (now_us() - t0) / n);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage();
+	if (!strcmp(argv[1], "oncpu") && argc > 3) {
+		if (pin(num(argv[2]))) {
+			perror("sldhv: sched_setaffinity");
+			return 1;
+		}
+		execvp(argv[3], argv + 3);
+		perror("sldhv: exec");
+		return 127;
+	}
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc, argv);
+	if (!strcmp(argv[1], "runread"))
+		return cmd_runread(argc, argv);
+	if (!strcmp(argv[1], "nop"))
+		return cmd_nop(argc, argv);
+	if (!strcmp(argv[1], "pair"))
+		return cmd_pair(argc, argv);
+	if (!strcmp(argv[1], "forkrun"))
+		return cmd_forkrun(argc, argv);
+	if (!strcmp(argv[1], "migrate"))
+		return cmd_migrate(argc, argv);
+	if (!strcmp(argv[1], "acuser"))
+		return cmd_acuser(argc, argv);
+	if (!strcmp(argv[1], "cat") && argc == 3) {
+		cat(argv[2]);
+		return 0;
+	}
+	if (!strcmp(argv[1], "ioctlcost"))
+		return cmd_ioctlcost(argc, argv);
+	return usage();
+}

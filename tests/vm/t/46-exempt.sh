@@ -1,0 +1,71 @@
+# Exemptions by comm, executable path and cgroup; proactive protection
+# from exec; exec re-decides an exemption; only root changes them.
+. /tests/lib.sh
+
+w() { sldtest write "$P/$1" "$2"; }
+ac() { grep "^$1 " $S/ac | cut -d' ' -f2; }
+acct_sum() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" $S/account | awk '{ s += $1 } END { print s + 0 }'; }
+
+lsmod | grep -q '^sld_compat ' || load
+lsmod | grep -q '^actest ' || insmod /mod/actest.ko
+echo 1 > /proc/sys/kernel/split_lock_mitigate
+for k in exempt_path exempt_cgroup; do is "$(cat $P/$k)" - "$k empty by default"; done
+is "$(cat $P/exempt_proactive)" N "exempt_proactive N by default"
+
+# ---- by path -----------------------------------------------------------------
+cp /tests/bin/sldtest /tmp/legacy
+ln -sf /tmp/legacy /tmp/legacy-link
+is "$(w exempt_path /tmp/legacy-link)" OK "exempt_path: set through a symlink"
+is "$(cat $P/exempt_path)" /tmp/legacy-link "exempt_path reads back as written"
+is "$(ac key_held)" 1 "an exemption takes the preempt notifier key"
+mark_dmesg
+like "$(/tmp/legacy ac user 20)" '^handled=20 sigbus=0 ' "path: the binary (by inode) is exempt"
+like "$(new_dmesg)" 'split lock by exempt-path task legacy\[' "path: dmesg names the rule"
+cp /tests/bin/sldtest /tmp/other
+like "$(/tmp/other ac guest 1)" '^handled=0 sigbus=1 ' "path: a copy of it is not exempt"
+knob_rejects exempt_path "tmp/legacy" "/tmp/../tmp/legacy" "/tmp/./legacy" "/tmp//legacy" \
+	"/tmp/legacy/" "/nonexistent" "/tmp" "/tmp/legacy,/tmp/legacy" "-/tmp/absent" \
+	"+/tmp/other,/tmp/legacy" "/tmp/le gacy" ","
+is "$(sldtest asuser 65534 sldtest write $P/exempt_path /tmp/other)" EACCES "exempt_path: unprivileged write refused"
+is "$(w exempt_path -)" OK "exempt_path cleared"
+
+# ---- by cgroup (v2) -------------------------------------------------------------------
+mkdir -p /sys/fs/cgroup
+mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
+mkdir -p /sys/fs/cgroup/sldvm/inner
+is "$(w exempt_cgroup /sldvm)" OK "exempt_cgroup: /sldvm"
+mark_dmesg
+out=$(sh -c 'echo $$ > /sys/fs/cgroup/sldvm/inner/cgroup.procs && exec sldtest ac user 20')
+like "$out" '^handled=20 sigbus=0 ' "cgroup: a task below /sldvm is exempt"
+like "$(new_dmesg)" 'split lock by exempt-cgroup task sldtest\[' "cgroup: dmesg names the rule"
+like "$(sldtest ac guest 1)" '^handled=0 sigbus=1 ' "cgroup: a task outside is not"
+knob_rejects exempt_cgroup "/" "sldvm" "/nope" "/sldvm/../sldvm" "/sldvm,/sldvm" "/sld vm"
+is "$(sldtest asuser 65534 sldtest write $P/exempt_cgroup -)" EACCES "exempt_cgroup: unprivileged write refused"
+is "$(w exempt_cgroup -)" OK "exempt_cgroup cleared"
+
+# ---- proactive: protected from exec ------------------------------------------------
+ln -sf /tests/bin/sldhv /tmp/sldgame
+is "$(w exempt_comm sldgame)" OK "exempt_comm sldgame"
+like "$(/tmp/sldgame cat $S/tasks)" '^none$' "proactive N: not protected before a split lock"
+is "$(w exempt_proactive Y)" OK "exempt_proactive Y"
+like "$(/tmp/sldgame cat $S/tasks)" '^[0-9]+ sldgame why=exempt-comm hv=- cpu=[01] running=1 ' \
+	"proactive Y: protected from exec, running"
+xd=$(ac tasks_exec_dropped)
+like "$(/tmp/sldgame oncpu 0 /tests/bin/sldhv cat $S/tasks)" '^none$' \
+	"exec into a program no rule matches drops the protection"
+is "$(ac tasks_exec_dropped)" $((xd + 1)) "tasks_exec_dropped +1"
+knob_rejects exempt_proactive "yes" "2" "-1" "\\n" " Y" "YY"
+is "$(sldtest asuser 65534 sldtest write $P/exempt_proactive N)" EACCES "exempt_proactive: unprivileged write refused"
+is "$(w exempt_proactive N)" OK "exempt_proactive N"
+is "$(w exempt_comm -)" OK "exempt_comm cleared"
+is "$(ac tasks_live)" 0 "no record left"
+is "$(acct_sum hold)" 0 "no core held off"
+
+# ---- load-time (modprobe.d options) --------------------------------------------------
+unload
+run "insmod with exempt_path and exempt_proactive" load exempt_path=/tmp/legacy exempt_proactive=Y
+is "$(cat $P/exempt_path) $(cat $P/exempt_proactive)" "/tmp/legacy Y" "load-time exemptions applied"
+like "$(/tmp/legacy ac user 3)" '^handled=3 sigbus=0 ' "load-time path exemption effective"
+unload
+load
+rm -f /tmp/legacy /tmp/legacy-link /tmp/other /tmp/sldgame
