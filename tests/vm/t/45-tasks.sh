@@ -26,6 +26,8 @@ lsmod | grep -q '^sld_compat ' || load
 lsmod | grep -q '^actest ' || insmod /mod/actest.ko
 echo 1 > /proc/sys/kernel/split_lock_mitigate
 is "$(cat $P/on_hypervisor)" protect "policy protect"
+diag "lsmod: $(lsmod | cut -d' ' -f1 | tr '\n' ' ')"
+diag "hypervisors: $(cat $S/hypervisors | tr '\n' ' ')"
 is "$(ac key_held)" 0 "no hypervisor, no exemption: preempt notifier key not taken"
 like "$(grep '^task-exit ' $S/hooks)" '^task-exit do_exit armed$' "task-exit hook on do_exit"
 like "$(grep '^exec ' $S/hooks)" '^exec setup_new_exec armed$' "exec hook on setup_new_exec"
