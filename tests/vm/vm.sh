@@ -5,6 +5,11 @@
 #   vm.sh KVER check   -> build/vm/KVER.tap (for prove), log in build/vm/
 #   vm.sh KVER demo    -> prints the demo's console output
 #
+# SLD_KO=FILE boots that sld_compat.ko (.ko, .ko.xz or .ko.zst, e.g. one
+# DKMS built and signed) instead of building src/, with no fixtures and no
+# test binaries; VM_T=DIR runs DIR/*.sh instead of tests/vm/t/*.sh, and
+# VM_OUT=DIR takes the TAP, log and initrd (default build/vm).
+#
 # The run fails (not ok lines) if the VM does not finish, if any test
 # fails, or if dmesg shows an Oops, BUG, WARNING, general protection
 # fault, lockdep, KASAN or hung-task line, or an sld_compat error line that
@@ -14,7 +19,7 @@ kver=$1
 mode=${2:-check}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 SLD_CACHE=${SLD_CACHE:-/var/cache/sld-compat-test}
-out=$top/build/vm
+out=${VM_OUT:-$top/build/vm}
 kroot=$SLD_CACHE/$kver/root
 kmods=$kroot/lib/modules/$kver/kernel
 mkdir -p "$out"
@@ -41,8 +46,8 @@ copy_kmod() {
 	esac
 }
 
-build_tree "$top/src" "$top/build/kmod/$kver"
-if [ -f "$top/tests/fixtures/Kbuild" ]; then
+[ -n "${SLD_KO:-}" ] || build_tree "$top/src" "$top/build/kmod/$kver"
+if [ -z "${SLD_KO:-}" ] && [ -f "$top/tests/fixtures/Kbuild" ]; then
 	build_tree "$top/tests/fixtures" "$top/build/fixtures/$kver"
 fi
 
@@ -53,11 +58,19 @@ cp /bin/busybox "$root/bin/busybox"
 cp "$top/tests/vm/init" "$root/init"
 chmod +x "$root/init"
 cp "$top/tests/vm/lib.sh" "$top/tests/vm/demo.sh" "$root/tests/"
-cp -r "$top/tests/vm/t" "$root/tests/"
-cp "$top"/build/vmbin/* "$root/tests/bin/"
+cp -r "${VM_T:-$top/tests/vm/t}" "$root/tests/t"
 echo "$mode" > "$root/tests/mode"
-cp "$top/build/kmod/$kver/sld_compat.ko" "$root/mod/"
-if [ -d "$top/build/fixtures/$kver" ]; then
+if [ -n "${SLD_KO:-}" ]; then
+	case $SLD_KO in
+	*.xz) xz -dc "$SLD_KO" > "$root/mod/sld_compat.ko" ;;
+	*.zst) zstd -qdc "$SLD_KO" > "$root/mod/sld_compat.ko" ;;
+	*) cp "$SLD_KO" "$root/mod/sld_compat.ko" ;;
+	esac
+else
+	cp "$top"/build/vmbin/* "$root/tests/bin/"
+	cp "$top/build/kmod/$kver/sld_compat.ko" "$root/mod/"
+fi
+if [ -z "${SLD_KO:-}" ] && [ -d "$top/build/fixtures/$kver" ]; then
 	find "$top/build/fixtures/$kver" -name '*.ko' -exec cp {} "$root/mod/" \;
 fi
 for m in irqbypass kvm kvm-intel kvm-amd msr; do copy_kmod "$m" "$root/kmod"; done
