@@ -130,7 +130,7 @@ proxy=$(apt-config dump --format '%v%n' Acquire::http::Proxy 2>/dev/null | head 
 [ -n "$proxy" ] && [ "$proxy" != DIRECT ] && export http_proxy=$proxy
 echo "# mirror $mirror, security $security${http_proxy:+, proxy $http_proxy}"
 echo "# kernels: $k1 (installed first), $k2 (added later)"
-if ! /usr/lib/apt/apt-helper download-file "${mirror%/}/dists/bookworm/InRelease" \
+if ! /usr/lib/apt/apt-helper -o Acquire::Retries=1 download-file "${mirror%/}/dists/bookworm/InRelease" \
 	"$tmp/InRelease" >>"$log" 2>&1; then
 	echo "1..0 # SKIP cannot reach Debian's packages at $mirror (apt-helper download-file failed; see $log)"
 	exit 0
