@@ -37,9 +37,10 @@
 # Caches under $SLD_CACHE/lifecycle (default /var/cache/sld-compat-test):
 # the debootstrap tarball (--make-tarball; the root is made anew from it
 # with --unpack-tarball on every run) and apt's archives (bind-mounted into
-# the root's /var/cache/apt/archives). The root is $SLD_CACHE/lifecycle/root,
-# outside the work tree; it is removed after a passing run and kept after a
-# failure (SLD_LC_KEEP=1 keeps it always). Log: build/lifecycle/lifecycle.log.
+# the root's /var/cache/apt/archives). The root is a tmpfs (about 1.2 GB)
+# mounted at $SLD_CACHE/lifecycle/root, gone when the test ends; with
+# SLD_LC_KEEP=1 it is a plain directory there instead and stays for a look.
+# Log: build/lifecycle/lifecycle.log (apt's output of every step).
 # TAP on stdout; exit status 1 if any test failed.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -79,16 +80,12 @@ t0=$SECONDS
 umount_root() {
 	local m
 	# deepest first
-	for m in $(findmnt -rn -o TARGET | grep -F "$root/" | sort -r); do
+	for m in $(findmnt -rn -o TARGET | grep -E "^$root(/|\$)" | sort -r); do
 		umount -l "$m" 2>/dev/null
 	done
 }
-cleanup() {	# the root goes after a passing run, stays for a look after a failure
+cleanup() {
 	umount_root
-	if [ "$fail" = 0 ] && [ "${SLD_LC_KEEP:-0}" = 0 ] &&
-		! findmnt -rn -o TARGET | grep -qF "$root/"; then
-		rm -rf "$root"
-	fi
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -159,6 +156,9 @@ if [ ! -s "$base" ] || [ -n "$(find "$base" -mtime +30)" ]; then
 fi
 umount_root
 rm -rf "$root"
+mkdir -p "$root"
+# In RAM unless it is to be kept: faster, and it vanishes with the namespace.
+[ "${SLD_LC_KEEP:-0}" = 1 ] || mount -t tmpfs -o size=6G,mode=0755 sld-lifecycle "$root"
 t "debootstrap a fresh Debian 12 root from the cached tarball" \
 	debootstrap --variant=minbase --unpack-tarball="$base" bookworm "$root" "$mirror"
 [ -x "$root/usr/bin/apt-get" ] || bail "no root"
