@@ -74,6 +74,7 @@ check: deps
 	$(MAKE) objdump-check
 	$(MAKE) dkms-check
 	$(MAKE) pkg-check
+	$(MAKE) pkg-lifecycle
 	$(MAKE) vm-check
 
 # dkms add/build/install for each kernel, in scratch trees (host untouched).
@@ -149,4 +150,10 @@ rpm: pkg-tree
 pkg-check:
 	bash tests/pkg/check.sh
 
-.PHONY: pkg-tree deb rpm pkg-check
+# The .debs installed with apt in a fresh debootstrapped Debian 12 root:
+# DKMS build for two kernels, MOK signing, the built .ko booted under QEMU,
+# remove and purge (tests/pkg/lifecycle.sh; root only).
+pkg-lifecycle: deps
+	prove -v --timer -e bash tests/pkg/lifecycle.sh
+
+.PHONY: pkg-tree deb rpm pkg-check pkg-lifecycle

@@ -7,6 +7,11 @@
 #                         core with two threads
 #   vm.sh KVER demo    -> prints the demo's console output
 #
+# SLD_KO=FILE boots that sld_compat.ko (.ko, .ko.xz or .ko.zst, e.g. one
+# DKMS built and signed) instead of building src/, with no fixtures and no
+# test binaries; VM_T=DIR runs DIR/*.sh instead of tests/vm/t/*.sh, and
+# VM_OUT=DIR takes the TAP, log and initrd (default build/vm).
+#
 # The run fails (not ok lines) if the VM does not finish, if any test
 # fails, or if dmesg shows an Oops, BUG, WARNING, general protection
 # fault, lockdep, KASAN or hung-task line, or an sld_compat error line that
@@ -16,7 +21,7 @@ kver=$1
 mode=${2:-check}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 SLD_CACHE=${SLD_CACHE:-/var/cache/sld-compat-test}
-out=$top/build/vm
+out=${VM_OUT:-$top/build/vm}
 kroot=$SLD_CACHE/$kver/root
 kmods=$kroot/lib/modules/$kver/kernel
 mkdir -p "$out"
@@ -47,8 +52,8 @@ copy_kmod() {
 	esac
 }
 
-build_tree "$top/src" "$top/build/kmod/$kver"
-if [ -f "$top/tests/fixtures/Kbuild" ]; then
+[ -n "${SLD_KO:-}" ] || build_tree "$top/src" "$top/build/kmod/$kver"
+if [ -z "${SLD_KO:-}" ] && [ -f "$top/tests/fixtures/Kbuild" ]; then
 	# fx_vendor uses the vendor header the way a vendor does: a copy.
 	build_tree "$top/tests/fixtures" "$top/build/fixtures/$kver" \
 		"$top/src/include/sld_compat.h"
@@ -63,13 +68,13 @@ chmod +x "$root/init"
 cp "$top/tests/vm/lib.sh" "$top/tests/vm/demo.sh" "$root/tests/"
 # smt: the SMT suite (t-smt) on one core with two threads.
 if [ "$mode" = smt ]; then
-	cp -r "$top/tests/vm/t-smt" "$root/tests/t"
+	cp -r "${VM_T:-$top/tests/vm/t-smt}" "$root/tests/t"
 	smp=2,sockets=1,cores=1,threads=2
 	# TCG's default "max" CPU says AMD, whose topology leaves 6.1 does
 	# not read as SMT here; with Intel's leaf 0xB it sees the threads.
 	cpu=max,vendor=GenuineIntel
 else
-	cp -r "$top/tests/vm/t" "$root/tests/"
+	cp -r "${VM_T:-$top/tests/vm/t}" "$root/tests/t"
 	smp=2
 	cpu=max
 fi
@@ -83,10 +88,18 @@ if [ -n "${VM_ONLY:-}" ]; then
 		[ -n "$keep" ] || rm "$f"
 	done
 fi
-cp "$top"/build/vmbin/* "$root/tests/bin/"
 echo "$mode" > "$root/tests/mode"
-cp "$top/build/kmod/$kver/sld_compat.ko" "$root/mod/"
-if [ -d "$top/build/fixtures/$kver" ]; then
+if [ -n "${SLD_KO:-}" ]; then
+	case $SLD_KO in
+	*.xz) xz -dc "$SLD_KO" > "$root/mod/sld_compat.ko" ;;
+	*.zst) zstd -qdc "$SLD_KO" > "$root/mod/sld_compat.ko" ;;
+	*) cp "$SLD_KO" "$root/mod/sld_compat.ko" ;;
+	esac
+else
+	cp "$top"/build/vmbin/* "$root/tests/bin/"
+	cp "$top/build/kmod/$kver/sld_compat.ko" "$root/mod/"
+fi
+if [ -z "${SLD_KO:-}" ] && [ -d "$top/build/fixtures/$kver" ]; then
 	find "$top/build/fixtures/$kver" -name '*.ko' -exec cp {} "$root/mod/" \;
 fi
 for m in irqbypass kvm kvm-intel kvm-amd msr; do copy_kmod "$m" "$root/kmod"; done

@@ -1,0 +1,340 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The DKMS lifecycle of the .debs, for real, in a fresh Debian 12 root:
+#   1. the built .debs in a local apt repository (file:, dpkg-scanpackages);
+#      apt-get install sld-compat-dkms pulls dkms from Debian and
+#      sld-compat-tools (Recommends) from the local repository; DKMS builds
+#      and installs sld_compat.ko for every kernel whose headers are there
+#      (linux-headers-<first kernel of tests/vm/kernels.mk>, installed first);
+#   2. installing a second kernel's headers (the last of kernels.mk) builds
+#      it for that kernel too, through /etc/kernel/header_postinst.d/dkms;
+#   3. with a MOK key at /var/lib/dkms/mok.key and mok.pub (made here with
+#      openssl) both modules are signed by it (modinfo -F signer);
+#   4. each DKMS-built .ko boots under QEMU (TCG) on its Debian kernel through
+#      tests/vm/vm.sh (SLD_KO=) and reports its version and status;
+#   5. apt-get remove, then purge, leave nothing behind.
+# Nothing is installed on the host (only this script's own tools) and nothing
+# is loaded into the host's kernel.
+#
+# Why chroot and not systemd-nspawn: dpkg and DKMS need no init, no services
+# and no network namespace, only a root with /proc, /sys and /dev; chroot
+# runs anywhere root runs (a CI container, a VM, a host without systemd as
+# PID 1), nspawn needs systemd-container, cgroup delegation and a systemd
+# host. In a chroot `uname -r` is the host's kernel, which has no headers in
+# the root: dkms's postinst then builds for every kernel in /lib/modules,
+# and the headers' hook gets its kernel version as an argument, so the
+# lifecycle is the one a real system goes through. Services are kept from
+# starting by policy-rc.d. The script runs in a private mount namespace
+# (unshare -m), so its mounts vanish with it even when it is killed, and no
+# `rm -rf` from outside can reach the host's /dev through the root.
+#
+# Mirror: the one the host's apt uses (apt-get indextargets: the URIs of
+# bookworm and bookworm-security), and apt's http proxy if one is set, so it
+# works wherever `apt-get install` works. SLD_MIRROR/SLD_SECURITY override.
+# If Debian's archive cannot be reached the whole test is skipped with the
+# reason (TAP "1..0 # SKIP"); any other failure fails.
+#
+# Caches under $SLD_CACHE/lifecycle (default /var/cache/sld-compat-test):
+# the debootstrap tarball (--make-tarball; the root is made anew from it
+# with --unpack-tarball on every run) and apt's archives (bind-mounted into
+# the root's /var/cache/apt/archives). The root is a tmpfs (about 1.2 GB)
+# mounted at $SLD_CACHE/lifecycle/root, gone when the test ends; with
+# SLD_LC_KEEP=1 it is a plain directory there instead and stays for a look.
+# Log: build/lifecycle/lifecycle.log (apt's output of every step).
+# TAP on stdout; exit status 1 if any test failed.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+self=$top/tests/pkg/lifecycle.sh
+
+if [ "$(id -u)" != 0 ]; then
+	echo "Bail out! lifecycle.sh needs root (debootstrap, chroot, mounts)"
+	exit 1
+fi
+# Our own mount namespace: every mount below dies with this process.
+if [ -z "${SLD_LC_NS:-}" ]; then
+	export SLD_LC_NS=1
+	exec unshare --mount --propagation private bash "$self" "$@"
+fi
+
+cd "$top" || exit 1
+ver=$(sed -n 's/^VERSION := //p' Makefile)
+KVERS=${KVERS:-$(sed -n 's/^KVERS ?= //p' tests/vm/kernels.mk)}
+k1=${SLD_LC_K1:-$(set -- $KVERS; echo "$1")}
+k2=${SLD_LC_K2:-$(set -- $KVERS; eval echo "\${$#}")}
+SLD_CACHE=${SLD_CACHE:-/var/cache/sld-compat-test}
+lc=$SLD_CACHE/lifecycle
+root=$lc/root
+base=$lc/bookworm-minbase.tgz
+archives=$lc/archives
+out=$top/build/lifecycle
+log=$out/lifecycle.log
+ddeb=build/pkg/sld-compat-dkms_${ver}-1_all.deb
+tdeb=build/pkg/sld-compat-tools_${ver}-1_amd64.deb
+signer="sld-compat lifecycle test MOK"
+mkdir -p "$out" "$lc" "$archives"
+: > "$log"
+tmp=$(mktemp -d)
+n=0 fail=0
+t0=$SECONDS
+
+umount_root() {
+	local m
+	# deepest first
+	for m in $(findmnt -rn -o TARGET | grep -E "^$root(/|\$)" | sort -r); do
+		umount -l "$m" 2>/dev/null
+	done
+}
+cleanup() {
+	umount_root
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+t() {	# t DESCRIPTION CMD...
+	n=$((n + 1))
+	local d=$1; shift
+	echo "### $n - $d" >>"$log"
+	if "$@" >"$tmp/out" 2>&1; then echo "ok $n - $d"; else
+		fail=1; echo "not ok $n - $d"; tail -n 25 "$tmp/out" | sed 's/^/#   /'; fi
+	cat "$tmp/out" >>"$log"
+}
+bail() { fail=1; echo "Bail out! $*"; echo "1..$n"; exit 1; }
+elapsed() { echo "# $1: $((SECONDS - t0)) s so far"; }
+in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+	DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"; }
+apt_root() { in_root apt-get -y -q -o Dpkg::Use-Pty=0 "$@"; }
+
+# --- Host tools (the host gets only these; the packages under test never) --
+deps="debootstrap dpkg-dev openssl kmod xz-utils zstd qemu-system-x86
+	busybox-static cpio"
+missing=$(for p in $deps; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+	grep -q '^install ok installed$' || echo "$p"; done)
+if [ -n "$missing" ]; then
+	echo "# installing on the host:" $missing
+	{ apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-install-recommends $missing; } >>"$log" 2>&1 ||
+		bail "cannot install $missing"
+fi
+
+# --- Debian's archive, as the host's apt reaches it ------------------------
+targets=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE)' \
+	'Identifier: Packages' 2>/dev/null | sort -u)
+mirror=${SLD_MIRROR:-$(echo "$targets" | awk '$2 == "bookworm" { print $1; exit }')}
+security=${SLD_SECURITY:-$(echo "$targets" | awk '$2 == "bookworm-security" { print $1; exit }')}
+mirror=${mirror:-http://deb.debian.org/debian/}
+security=${security:-http://deb.debian.org/debian-security/}
+proxy=$(apt-config dump --format '%v%n' Acquire::http::Proxy 2>/dev/null | head -n1)
+[ -n "$proxy" ] && [ "$proxy" != DIRECT ] && export http_proxy=$proxy
+echo "# mirror $mirror, security $security${http_proxy:+, proxy $http_proxy}"
+echo "# kernels: $k1 (installed first), $k2 (added later)"
+if ! /usr/lib/apt/apt-helper -o Acquire::Retries=1 download-file "${mirror%/}/dists/bookworm/InRelease" \
+	"$tmp/InRelease" >>"$log" 2>&1; then
+	echo "1..0 # SKIP cannot reach Debian's packages at $mirror (apt-helper download-file failed; see $log)"
+	exit 0
+fi
+
+# --- The .debs under test and the test kernels' images ---------------------
+make -s deb >>"$log" 2>&1 || bail "make deb failed (see $log)"
+[ -f "$ddeb" ] && [ -f "$tdeb" ] || bail "no $ddeb or $tdeb"
+KVERS="$k1 $k2" bash tests/vm/deps.sh >>"$log" 2>&1 || bail "tests/vm/deps.sh failed"
+
+# --- 1. A fresh Debian 12 root, the local repository, install ------------
+# Made once, then again when a month old (point releases move the archive
+# on; a stale tarball still works, apt upgrades what it must).
+if [ ! -s "$base" ] || [ -n "$(find "$base" -mtime +30)" ]; then
+	echo "# debootstrap --make-tarball (cached in $base)"
+	rm -rf "$lc/mk"
+	if debootstrap --variant=minbase --make-tarball="$base.tmp" bookworm \
+		"$lc/mk" "$mirror" >>"$log" 2>&1; then
+		mv "$base.tmp" "$base"
+	elif [ ! -s "$base" ]; then
+		rm -rf "$lc/mk" "$base.tmp"
+		echo "1..0 # SKIP debootstrap cannot reach Debian's packages at $mirror (see $log)"
+		exit 0
+	fi
+	rm -rf "$lc/mk" "$base.tmp"
+fi
+umount_root
+rm -rf "$root"
+mkdir -p "$root"
+# In RAM unless it is to be kept: faster, and it vanishes with the namespace.
+[ "${SLD_LC_KEEP:-0}" = 1 ] || mount -t tmpfs -o size=6G,mode=0755 sld-lifecycle "$root"
+t "debootstrap a fresh Debian 12 root from the cached tarball" \
+	debootstrap --variant=minbase --unpack-tarball="$base" bookworm "$root" "$mirror"
+[ -x "$root/usr/bin/apt-get" ] || bail "no root"
+elapsed "root ready"
+
+mount -t proc proc "$root/proc"
+mount -t sysfs -o ro sysfs "$root/sys"
+mount --rbind /dev "$root/dev"
+mount --bind "$archives" "$root/var/cache/apt/archives"
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
+printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
+chmod +x "$root/usr/sbin/policy-rc.d"
+echo force-unsafe-io > "$root/etc/dpkg/dpkg.cfg.d/unsafe-io"
+[ -n "${http_proxy:-}" ] &&
+	echo "Acquire::http::Proxy \"$http_proxy\";" > "$root/etc/apt/apt.conf.d/01proxy"
+mkdir -p "$root/srv/sld-repo"
+cp "$ddeb" "$tdeb" "$root/srv/sld-repo/"
+(cd "$root/srv/sld-repo" && dpkg-scanpackages --multiversion . > Packages 2>>"$log")
+cat > "$root/etc/apt/sources.list" <<EOF
+deb $mirror bookworm main
+deb $mirror bookworm-updates main
+deb $security bookworm-security main
+deb [trusted=yes] file:/srv/sld-repo ./
+EOF
+t "apt-get update in the root (Debian + local file: repository)" apt_root update
+grep -q '^Package: sld-compat-dkms$' "$root/srv/sld-repo/Packages" ||
+	bail "local repository has no sld-compat-dkms"
+
+# 3 (set up before the first build): the MOK key DKMS signs with.
+mkdir -p "$root/var/lib/dkms"
+t "MOK key pair in /var/lib/dkms (openssl)" openssl req -new -x509 -newkey rsa:2048 \
+	-nodes -days 36500 -outform DER -subj "/CN=$signer/" \
+	-keyout "$root/var/lib/dkms/mok.key" -out "$root/var/lib/dkms/mok.pub"
+
+# update-initramfs is diverted to a no-op: the kernel image 6.12's headers
+# pull in would otherwise build two initramfs images nobody boots (a minute).
+in_root dpkg-divert --local --rename --divert /usr/sbin/update-initramfs.real \
+	--add /usr/sbin/update-initramfs >>"$log" 2>&1
+printf '#!/bin/sh\necho "update-initramfs: diverted in this test root"\n' \
+	> "$root/usr/sbin/update-initramfs"
+chmod +x "$root/usr/sbin/update-initramfs"
+
+t "install linux-headers-$k1" apt_root install --no-install-recommends "linux-headers-$k1"
+elapsed "headers $k1"
+t "apt-get install sld-compat-dkms (dependencies resolved by apt)" \
+	apt_root install sld-compat-dkms
+cp "$tmp/out" "$out/install.out"
+elapsed "sld-compat-dkms installed"
+st() { in_root dpkg-query -W -f='${Status}' "$1" 2>/dev/null; }
+t "dkms came from Debian as a dependency" \
+	test "$(st dkms)" = "install ok installed"
+t "sld-compat-tools came from the local repository as a Recommends" \
+	test "$(st sld-compat-tools)" = "install ok installed"
+t "sldctl --version in the root" sh -c \
+	"chroot '$root' /usr/sbin/sldctl --version | grep -qx 'sldctl $ver'"
+t "dkms: sld-compat/$ver added, source in /usr/src/sld-compat-$ver" sh -c \
+	"test -d '$root/var/lib/dkms/sld-compat/$ver' && test -f '$root/usr/src/sld-compat-$ver/dkms.conf'"
+
+ko_of() { ls "$root/lib/modules/$1/updates/dkms/"sld_compat.ko* 2>/dev/null | head -n1; }
+dkms_installed() {	# dkms_installed KVER: dkms status says installed, .ko in place, depmod knows it
+	in_root dkms status -m sld-compat -v "$ver" -k "$1" | tee /dev/stderr |
+		grep -q ": installed" &&
+	test -n "$(ko_of "$1")" &&
+	test "$(in_root modinfo -k "$1" -F version sld_compat)" = "$ver"
+}
+heads=$(in_root sh -c 'for d in /lib/modules/*; do [ -e "$d/build/include" ] && echo "${d##*/}"; done')
+echo "# kernels with headers in the root: $(echo $heads)"
+for k in $heads; do
+	t "DKMS built and installed sld_compat.ko for $k (headers present)" dkms_installed "$k"
+done
+
+# --- 2. A second kernel's headers: the kernel hook builds for it ----------
+t "install linux-headers-$k2" apt_root install --no-install-recommends "linux-headers-$k2"
+cp "$tmp/out" "$out/headers2.out"
+elapsed "headers $k2"
+# The headers of 6.12 depend on its image, whose postinst.d/dkms hook runs
+# first; 6.1's headers come alone and only header_postinst.d/dkms runs.
+hook_ran() {	# hook_ran HOOK: HOOK's output in the apt run says autoinstall for k2
+	local o
+	o=$(sed -n "\\,^/etc/kernel/$1/dkms:\$,,/^[^ ]*: autoinstall for kernel/p" \
+		"$out/headers2.out")
+	echo "$o"
+	echo "$o" | grep -q "autoinstall for kernel: $k2"
+}
+t "header_postinst.d/dkms ran dkms autoinstall for $k2" hook_ran header_postinst.d
+grep -q '^/etc/kernel/postinst.d/dkms:$' "$out/headers2.out" &&
+	echo "# (linux-image-$k2 came as a dependency; its postinst.d/dkms hook ran first)"
+t "DKMS built and installed sld_compat.ko for $k2 (no dkms command of ours)" \
+	dkms_installed "$k2"
+
+# --- 3. Signed with the MOK key --------------------------------------------
+signed() {	# signed KVER
+	local ko s
+	ko=$(ko_of "$1"); s=$(modinfo -F signer "$ko")
+	echo "$ko: signer '$s', sig_hashalgo $(modinfo -F sig_hashalgo "$ko")"
+	test "$s" = "$signer"
+}
+for k in $k1 $k2; do
+	t "sld_compat.ko for $k is signed by the MOK key (modinfo -F signer)" signed "$k"
+done
+
+# --- 4. The DKMS-built module loads on its kernel (QEMU TCG) ---------------
+mkdir -p "$tmp/vm-t"
+cp tests/pkg/vm-t/*.sh "$tmp/vm-t/"
+echo "$ver" > "$tmp/vm-t/version.expect"
+for k in $k1 $k2; do
+	ko=$(ko_of "$k")
+	if [ -z "$ko" ]; then t "[vm $k] a DKMS-built .ko to boot" false; continue; fi
+	rm -f "$out/vm/$k.tap"
+	SLD_KO=$ko VM_T=$tmp/vm-t VM_OUT=$out/vm bash tests/vm/vm.sh "$k" check >>"$log" 2>&1
+	if [ ! -s "$out/vm/$k.tap" ]; then t "[vm $k] VM ran" false; continue; fi
+	while IFS= read -r line; do
+		case $line in
+		"ok "*|"not ok "*)
+			n=$((n + 1))
+			case $line in "not ok "*) fail=1 ;; esac
+			line=${line//"[$k] "/}
+			echo "$line" | sed -E "s/^(not )?ok [0-9]+/\1ok $n [vm $k]/" ;;
+		"1.."*) ;;
+		*) echo "$line" ;;
+		esac
+	done < "$out/vm/$k.tap"
+	elapsed "VM $k"
+done
+
+# --- 5. Remove, then purge: nothing left behind ----------------------------
+in_root dpkg-query -L sld-compat-dkms sld-compat-tools 2>/dev/null |
+	sort -u > "$tmp/files"
+left() {	# left: the packages' files and DKMS products still in the root
+	local f
+	while read -r f; do
+		[ -e "$root$f" ] && [ ! -d "$root$f" ] && echo "$root$f"
+	done < "$tmp/files"
+	ls -d "$root"/lib/modules/*/updates/dkms/sld_compat.ko* "$root"/var/lib/dkms/sld[-_]compat* \
+		"$root"/usr/src/sld[-_]compat* 2>/dev/null
+	return 0
+}
+conf=/etc/sld-compat/sld-compat.conf
+none_left() {	# none_left [EXCEPT]: nothing of left's, EXCEPT aside
+	local l
+	l=$(left | grep -vxF "${1:-/nonexistent}")
+	echo "$l"
+	test -z "$l"
+}
+not_installed() {	# dpkg has neither package (nor its conffiles)
+	local s
+	s=$(in_root dpkg-query -W -f='${Package} ${Status}\n' sld-compat-dkms \
+		sld-compat-tools 2>&1 | grep '^sld-compat')
+	echo "$s"
+	[ -z "$s" ] || ! echo "$s" | grep -qvE ' not-installed$'
+}
+no_modinfo() {
+	local k
+	for k in $k1 $k2; do ! in_root modinfo -k "$k" sld_compat || return 1; done
+}
+t "apt-get remove sld-compat-dkms sld-compat-tools" \
+	apt_root remove sld-compat-dkms sld-compat-tools
+t "after remove: no module, no DKMS tree, no source; only the conffile left" \
+	none_left "$root$conf"
+t "after remove: modinfo -k finds sld_compat for no kernel" no_modinfo
+t "after remove: the conffile $conf stays until purge" test -f "$root$conf"
+t "apt-get purge sld-compat-dkms sld-compat-tools" \
+	apt_root purge sld-compat-dkms sld-compat-tools
+t "after purge: dpkg knows neither package as installed or configured" not_installed
+t "after purge: no file of either package, no module, no DKMS tree, no source" none_left
+t "after purge: no /etc/sld-compat" test ! -e "$root/etc/sld-compat"
+nothing_named() {
+	find "$root" -xdev \( -path "$root/srv/sld-repo" -o -path "$root/var/lib/apt/lists" \
+		-o -path "$root/var/cache/apt" -o -path "$root/proc" -o -path "$root/sys" \
+		-o -path "$root/dev" \) -prune -o -iname '*sld[-_]compat*' -print | tee /dev/stderr |
+		grep -q . && return 1
+	return 0
+}
+t "after purge: no path named *sld[-_]compat* anywhere in the root" nothing_named
+t "dkms itself still works (dkms status)" in_root dkms status
+
+echo "# lifecycle: $((SECONDS - t0)) s; log $log"
+echo "1..$n"
+exit $fail
