@@ -25,13 +25,13 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "json.h"
 #include "sldctl.h"
 #include "util.h"
@@ -265,48 +265,20 @@ static const char *tristate(int v)
 	return v < 0 ? "unknown" : v ? "yes" : "no";
 }
 
-static void status_usage(FILE *f)
-{
-	fprintf(f, "usage: sldctl status [--json]\n");
-}
-
 int cmd_status(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli cl = { .cmd = "status", .usage = "[--json]" };
 	char sdir[4096], mdir[4096], pdir[4096];
 	struct items status = { 0 }, knobs = { 0 };
 	struct errs errs = { 0 };
-	bool as_json = false, loaded;
-	int c, sld, bld, rc;
+	bool as_json, loaded;
+	int sld, bld, rc;
 	struct stat st;
 	struct json j;
 	size_t i;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			as_json = true;
-			break;
-		case 'h':
-			status_usage(stdout);
-			return SLDCTL_EXIT_OK;
-		default:
-			fprintf(stderr, "sldctl status: unknown option '%s'\n",
-				argv[optind - 1]);
-			status_usage(stderr);
-			return SLDCTL_EXIT_ERROR;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "sldctl status: unexpected argument '%s'\n", argv[optind]);
-		status_usage(stderr);
-		return SLDCTL_EXIT_ERROR;
-	}
+	CLI_PARSE_OR_RETURN(&cl, argc, argv);
+	as_json = cl.json;
 	if (sldctl_path(sdir, sizeof(sdir), STATUS_DIR) ||
 	    sldctl_path(mdir, sizeof(mdir), MODULE_DIR) ||
 	    sldctl_path(pdir, sizeof(pdir), PARAMS_DIR)) {
