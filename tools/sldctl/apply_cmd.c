@@ -263,10 +263,13 @@ int cmd_apply(int argc, char **argv)
 	if (module && !loaded)
 		return SLDCTL_EXIT_OK;	/* nothing to apply to */
 	rc = check_state(params, loaded, dry_run);
-	if (!rc)
-		rc = load(&cf, cli_str(&cl, "config"), dir);
 	if (rc)
 		return rc;
+	rc = load(&cf, cli_str(&cl, "config"), dir);
+	if (rc) {
+		conf_free(&cf);
+		return rc;
+	}
 	if (module && !concerns(&cf, module)) {
 		conf_free(&cf);
 		return SLDCTL_EXIT_OK;
