@@ -219,18 +219,19 @@ int admin_apply(struct admin *a, const char *knob, const char *value,
 int admin_check_names(const struct admin *a, const struct knob_def *d,
 		      char **names, int nnames, bool add)
 {
-	char buf[4096 + 8], why[PATH_MAX + KNOB_WHY_MAX];
-	int i, rc = SLDCTL_EXIT_OK;
+	char why[PATH_MAX + KNOB_WHY_MAX], *buf;
+	int i, r, rc = SLDCTL_EXIT_OK;
 
 	for (i = 0; i < nnames; i++) {
-		if (strlen(names[i]) >= sizeof(buf) - 1) {
-			snprintf(why, sizeof(why), "longer than %zu bytes", sizeof(buf) - 2);
-		} else {
-			strcpy(buf, names[i]);
-			if (!d->check(buf, why, sizeof(why)) &&
-			    (!add || !knob_check_exists(d, buf, why, sizeof(why))))
-				continue;
-		}
+		buf = strdup(names[i]);
+		if (!buf)
+			return SLDCTL_EXIT_ERROR;
+		r = d->check(buf, why, sizeof(why));
+		if (!r && add)
+			r = knob_check_exists(d, buf, why, sizeof(why));
+		free(buf);
+		if (!r)
+			continue;
 		fprintf(stderr, "sldctl %s: bad %s '%s': %s\n", a->cli->cmd,
 			d->what, sldctl_q(names[i]), why);
 		rc = SLDCTL_EXIT_ERROR;

@@ -142,6 +142,7 @@ static int load(struct conf *cf, const char *config, const char *dir)
 	if (config) {
 		r = conf_load_file(cf, config, 0);
 		if (r && r != -ENOMEM) {
+			fprintf(stderr, "sldctl apply: ");
 			conf_print_error(stderr, &cf->err[cf->nerr - 1]);
 			return SLDCTL_EXIT_ERROR;
 		}

@@ -11,7 +11,7 @@
 #include "util.h"
 
 #define ID_JSON	1000
-#define ID_HELP	'h'
+#define ID_HELP	1001
 #define ID_BASE	2000
 
 void cli_usage(const struct cli *c, FILE *f)
@@ -100,6 +100,9 @@ static int bad_option(struct cli *c, char **argv, int ch)
 
 	if (ch == ':')
 		return cli_error(c, "option '%s' needs a value", sldctl_q(arg));
+	if (!strncmp(arg, "--", 2) && strchr(arg, '=') && optopt >= 256)
+		return cli_error(c, "option '%.*s' takes no value", (int)(strchr(arg, '=') - arg),
+				 sldctl_q(arg));
 	if (optopt && optopt < 256 && strncmp(arg, "--", 2))
 		return cli_error(c, "unknown option '-%c'", optopt);
 	return cli_error(c, "unknown option '%s'", sldctl_q(arg));
@@ -117,8 +120,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
 	optind = 0;		/* full re-initialisation (glibc) */
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, so, lo, NULL)) != -1) {
-		id = ch;
-		if (ch != ID_JSON && ch != ID_HELP && ch < ID_BASE)
+		id = ch == 'h' ? ID_HELP : ch;
+		if (id != ID_JSON && id != ID_HELP && id < ID_BASE)
 			id = short_to_id(c, ch);
 		if (ch == '?' || ch == ':' || id < 0)
 			return bad_option(c, argv, ch);

@@ -59,9 +59,14 @@ static int policy_get(int argc, char **argv)
 	int k, rc;
 
 	CLI_PARSE_OR_RETURN(&c, argc, argv);
-	for (k = 0; k < c.nargs; k++)
+	for (k = 0; k < c.nargs; k++) {
 		if (!scalar(&c, c.args[k]))
 			return SLDCTL_EXIT_ERROR;
+		for (i = 0; i < (size_t)k; i++)
+			if (!strcmp(c.args[i], c.args[k]))
+				return cli_error(&c, "'%s' given twice", c.args[k]),
+				       SLDCTL_EXIT_ERROR;
+	}
 	rc = admin_begin(&a, &c, false);
 	if (rc)
 		return rc;
