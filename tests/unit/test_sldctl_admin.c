@@ -283,6 +283,10 @@ static void test_conf_edit(void **state)
 	assert_int_equal(st.st_mode & 0777, 0640);
 	assert_int_equal(conf_set_value(path, "exempt_comm", "-", why, sizeof(why)), 0);
 	assert_non_null(strstr(slurp(path), "enabled = Y\nexempt_comm = -\n"));
+	/* NULL: the file stops setting the key. */
+	assert_int_equal(conf_set_value(path, "verbose", NULL, why, sizeof(why)), 0);
+	assert_string_equal(slurp(path),
+		"# head\n# verbose = 0\nverbose_x = 1\nenabled = Y\nexempt_comm = -\n");
 	/* Not writable: error names the file, file unchanged. */
 	snprintf(path, sizeof(path), "%s/nodir/x/sld.conf", dir);
 	assert_int_not_equal(conf_set_value(path, "verbose", "2", why, sizeof(why)), 0);

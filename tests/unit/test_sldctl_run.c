@@ -616,12 +616,23 @@ static void test_registry(void **state)
 	assert_string_equal(jstr(o, "builtin.0.name"), "vmmon");
 	assert_string_equal(jstr(o, "builtin.1.name"), "vboxdrv");
 	assert_non_null(strstr(jstr(o, "seen.0"), "vmmon hypervisor"));
+	RUN(&r, "registry", "add", "--hypervisor", "vboxdrv", "--persist");
+	assert_int_equal(r.rc, 0);
 	RUN(&r, "registry", "remove", "vmmon", "foo", "--persist");
 	assert_int_equal(r.rc, 0);
 	assert_string_equal(file(P "safe_modules"), "kvm_amd");
-	assert_string_equal(file(P "hypervisor_modules"), "-");
+	assert_string_equal(file(P "hypervisor_modules"), "vboxdrv");
 	assert_string_equal(file("etc/sld-compat/sld-compat.conf"),
-		"# sld-compat test\n#verbose = 1\nsafe_modules = kvm_amd\nhypervisor_modules = -\n");
+		"# sld-compat test\n#verbose = 1\nhypervisor_modules = vboxdrv\nsafe_modules = kvm_amd\n");
+	/* Emptying a list: written as the module's edit, and the file stops setting it. */
+	put(P "hypervisor_modules", "\n");	/* as src/registry.c shows an empty list */
+	RUN(&r, "registry", "add", "--hypervisor", "vboxdrv");
+	assert_string_equal(file(P "hypervisor_modules"), "vboxdrv");
+	RUN(&r, "registry", "remove", "vboxdrv", "--persist");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(file(P "hypervisor_modules"), "-vboxdrv");
+	assert_string_equal(file("etc/sld-compat/sld-compat.conf"),
+		"# sld-compat test\n#verbose = 1\nsafe_modules = kvm_amd\n");
 }
 
 static void test_exempt(void **state)
@@ -649,10 +660,10 @@ static void test_exempt(void **state)
 	assert_string_equal(jstr(o, "exempt_cgroup.0"), "/sld.slice/game");
 	assert_string_equal(jstr(o, "exempt_proactive"), "N");
 	assert_int_equal(jlen(o, "tasks"), 1);
-	RUN(&r, "exempt", "remove", "--comm", "game", "--comm", "a", "--persist");
+	RUN(&r, "exempt", "remove", "--comm", "game", "--persist");
 	assert_int_equal(r.rc, 0);
-	assert_string_equal(file(P "exempt_comm"), "-");
-	assert_non_null(strstr(file("etc/sld-compat/sld-compat.conf"), "exempt_comm = -\n"));
+	assert_string_equal(file(P "exempt_comm"), "a");
+	assert_non_null(strstr(file("etc/sld-compat/sld-compat.conf"), "exempt_comm = a\n"));
 	/* A knob this module lacks: clear error, nothing written. */
 	sh("rm '%s/" P "exempt_path'", root);
 	RUN(&r, "exempt", "add", "--path", "/usr/bin/game");

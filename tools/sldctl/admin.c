@@ -187,10 +187,17 @@ static void report(struct admin *a, const char *knob, const char *full,
 	json_end_object(&a->j);
 }
 
+static bool is_list(const char *knob)
+{
+	const struct knob_def *d = knob_find(knob);
+
+	return d && d->kind == KNOB_LIST;
+}
+
 int admin_apply(struct admin *a, const char *knob, const char *value,
 		const char *full, int skipped)
 {
-	char why[PATH_MAX + KNOB_WHY_MAX], *now = NULL;
+	char why[PATH_MAX + KNOB_WHY_MAX];
 	int err;
 
 	if (a->loaded && value) {
@@ -200,19 +207,17 @@ int admin_apply(struct admin *a, const char *knob, const char *value,
 			return err == -EINVAL ? SLDCTL_EXIT_FOUND : SLDCTL_EXIT_ERROR;
 		}
 	}
-	if (a->loaded && !knob_read(knob, &now))
-		full = now;
 	if (a->persist) {
-		err = conf_set_value(a->config, knob, full, why, sizeof(why));
+		/* An empty list is the default: the file stops setting it. */
+		err = conf_set_value(a->config, knob, is_list(knob) && !strcmp(full, "-") ?
+				     NULL : full, why, sizeof(why));
 		if (err) {
 			fprintf(stderr, "sldctl %s: %s\n", a->cli->cmd, why);
-			free(now);
 			return SLDCTL_EXIT_ERROR;
 		}
 		check_override(a, knob);
 	}
 	report(a, knob, full, a->loaded && value, skipped);
-	free(now);
 	return SLDCTL_EXIT_OK;
 }
 
@@ -245,7 +250,7 @@ int admin_list_edit(struct admin *a, const struct knob_def *d, bool add,
 	struct name_list cur, after;
 	char why[KNOB_WHY_MAX], *val, *edit, *full;
 	const char *src;
-	int r, skipped;
+	int r, skipped, after_n;
 
 	r = admin_current(a, d->name, &val, &src);
 	if (r) {
@@ -265,13 +270,18 @@ int admin_list_edit(struct admin *a, const struct knob_def *d, bool add,
 		return SLDCTL_EXIT_ERROR;
 	}
 	full = list_join(&after);
+	after_n = after.n;
 	list_free(&after);
 	if (skipped)
 		fprintf(stderr, "sldctl %s: note: %d already listed in %s\n",
 			a->cli->cmd, skipped, d->name);
-	/* The whole new list, not the edit: what we checked is what is set. */
-	r = full ? admin_apply(a, d->name, edit ? full : NULL, full, skipped) :
-		   SLDCTL_EXIT_ERROR;
+	/*
+	 * The whole new list: what we checked is what is set. An emptied
+	 * list goes as the edit ("-a,-b"), which every sld_compat accepts
+	 * (its registry lists take no "-" alone).
+	 */
+	r = full ? admin_apply(a, d->name, !edit ? NULL : after_n ? full : edit,
+			       full, skipped) : SLDCTL_EXIT_ERROR;
 	free(edit);
 	free(full);
 	return r;

@@ -46,13 +46,13 @@ static char *edit_text(const char *old, size_t len, const char *key,
 		if (!conf_line_sets(old + pos, n, key)) {
 			fwrite(old + pos, 1, n, f);
 			fputc('\n', f);
-		} else if (!done) {
+		} else if (!done && value) {
 			fprintf(f, "%s = %s\n", key, value);
 			done = true;
 		}
 		pos += n + 1;
 	}
-	if (!done)
+	if (!done && value)
 		fprintf(f, "%s = %s\n", key, value);
 	if (fclose(f)) {
 		free(out);

@@ -83,8 +83,8 @@ void conf_print_error(FILE *f, const struct conf_error *e);
  * other line, comments included: the first line setting key is replaced,
  * later ones for the same key are dropped, or the line is appended. The
  * file is written to a temporary file in its directory and renamed over
- * the original (created, with its directory, if missing). 0, or -errno
- * with a message in why.
+ * the original (created, with its directory, if missing). A NULL value
+ * removes every line setting key. 0, or -errno with a message in why.
  */
 int conf_set_value(const char *path, const char *key, const char *value,
 		   char *why, size_t n);
