@@ -323,3 +323,18 @@ void admin_json_lines(struct json *j, const char *path_fmt)
 		free(lines);
 	free(text);
 }
+
+int admin_show(int argc, char **argv, const char *cmd,
+	       void (*show)(struct admin *a))
+{
+	struct cli c = { .cmd = cmd, .usage = "[--json]" };
+	struct admin a;
+	int rc;
+
+	CLI_PARSE_OR_RETURN(&c, argc, argv);
+	rc = admin_begin(&a, &c, false);
+	if (rc)
+		return rc;
+	show(&a);
+	return admin_end(&a, SLDCTL_EXIT_OK);
+}

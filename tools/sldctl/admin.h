@@ -67,6 +67,10 @@ int admin_list_edit(struct admin *a, const struct knob_def *d, bool add,
 int admin_check_names(const struct admin *a, const struct knob_def *d,
 		      char **names, int nnames, bool add);
 
+/* A "list" action: [--json] and no operands; show() prints either way. */
+int admin_show(int argc, char **argv, const char *cmd,
+	       void (*show)(struct admin *a));
+
 /* "a,b" -> ["a","b"] for JSON, "-"/NULL -> [] / null. */
 void admin_json_list(struct json *j, const char *value);
 /* Lines of a file as a JSON array (null if unreadable/absent). */

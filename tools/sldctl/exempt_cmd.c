@@ -32,7 +32,7 @@ static const struct {
 
 #define NKINDS	(sizeof(by_opt) / sizeof(by_opt[0]))
 
-static void list_human(const struct admin *a)
+static void list_human(struct admin *a)
 {
 	const char *src;
 	char *v;
@@ -77,23 +77,17 @@ static void list_json(struct admin *a)
 	admin_json_lines(&a->j, STATUS_DIR "/ac_tasks");
 }
 
+static void show(struct admin *a)
+{
+	if (a->cli->json)
+		list_json(a);
+	else
+		list_human(a);
+}
+
 static int exempt_list(int argc, char **argv)
 {
-	struct cli c = { .cmd = "exempt list", .usage = "[--json]" };
-	struct admin a;
-	int rc;
-
-	CLI_PARSE_OR_RETURN(&c, argc, argv);
-	rc = admin_begin(&a, &c, false);
-	if (rc)
-		return rc;
-	if (c.json) {
-		list_json(&a);
-	} else {
-		list_human(&a);
-		fflush(stdout);
-	}
-	return admin_end(&a, SLDCTL_EXIT_OK);
+	return admin_show(argc, argv, "exempt list", show);
 }
 
 static int exempt_edit(int argc, char **argv, bool add)

@@ -24,7 +24,7 @@
 
 static const char *const builtin_candidates[] = { "vmmon", "vboxdrv" };
 
-static void list_human(const struct admin *a)
+static void list_human(struct admin *a)
 {
 	const char *knobs[] = { "safe_modules", "hypervisor_modules" };
 	const char *src, *why;
@@ -86,21 +86,17 @@ static void list_json(struct admin *a)
 	admin_json_lines(&a->j, SEEN_FILE);
 }
 
+static void show(struct admin *a)
+{
+	if (a->cli->json)
+		list_json(a);
+	else
+		list_human(a);
+}
+
 static int registry_list(int argc, char **argv)
 {
-	struct cli c = { .cmd = "registry list", .usage = "[--json]" };
-	struct admin a;
-	int rc;
-
-	CLI_PARSE_OR_RETURN(&c, argc, argv);
-	rc = admin_begin(&a, &c, false);
-	if (rc)
-		return rc;
-	if (c.json)
-		list_json(&a);
-	else
-		list_human(&a);
-	return admin_end(&a, SLDCTL_EXIT_OK);
+	return admin_show(argc, argv, "registry list", show);
 }
 
 /* The other list must not hold any of the names. */
