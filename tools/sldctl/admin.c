@@ -244,14 +244,15 @@ int admin_check_names(const struct admin *a, const struct knob_def *d,
 	return rc;
 }
 
-int admin_list_edit(struct admin *a, const struct knob_def *d, bool add,
-		    char **names, int nnames)
+int admin_list_plan(struct admin *a, const struct knob_def *d, bool add,
+		    char **names, int nnames, struct list_change *ch)
 {
 	struct name_list cur, after;
-	char why[KNOB_WHY_MAX], *val, *edit, *full;
+	char why[KNOB_WHY_MAX], *val, *edit;
 	const char *src;
-	int r, skipped, after_n;
+	int r;
 
+	memset(ch, 0, sizeof(*ch));
 	r = admin_current(a, d->name, &val, &src);
 	if (r) {
 		fprintf(stderr, "sldctl %s: cannot read %s from the %s: %s\n",
@@ -262,29 +263,55 @@ int admin_list_edit(struct admin *a, const struct knob_def *d, bool add,
 	r = list_parse(val ? val : "", &cur, why, sizeof(why));
 	free(val);
 	if (!r)
-		r = list_plan(&cur, add, names, nnames, &after, &edit, &skipped,
+		r = list_plan(&cur, add, names, nnames, &after, &edit, &ch->skipped,
 			      why, sizeof(why));
 	list_free(&cur);
 	if (r) {
 		fprintf(stderr, "sldctl %s: %s: %s\n", a->cli->cmd, d->name, why);
 		return SLDCTL_EXIT_ERROR;
 	}
-	full = list_join(&after);
-	after_n = after.n;
-	list_free(&after);
-	if (skipped)
-		fprintf(stderr, "sldctl %s: note: %d already listed in %s\n",
-			a->cli->cmd, skipped, d->name);
+	ch->d = d;
+	ch->full = list_join(&after);
 	/*
 	 * The whole new list: what we checked is what is set. An emptied
 	 * list goes as the edit ("-a,-b"), which every sld_compat accepts
 	 * (its registry lists take no "-" alone).
 	 */
-	r = full ? admin_apply(a, d->name, !edit ? NULL : after_n ? full : edit,
-			       full, skipped) : SLDCTL_EXIT_ERROR;
-	free(edit);
-	free(full);
-	return r;
+	ch->write = !edit ? NULL : after.n ? strdup(ch->full ? ch->full : "") : edit;
+	if (ch->write != edit)
+		free(edit);
+	list_free(&after);
+	if (!ch->full || (edit && !ch->write)) {
+		admin_changes_free(ch, 1);
+		return SLDCTL_EXIT_ERROR;
+	}
+	return SLDCTL_EXIT_OK;
+}
+
+void admin_changes_free(struct list_change *ch, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		free(ch[i].write);
+		free(ch[i].full);
+		memset(&ch[i], 0, sizeof(ch[i]));
+	}
+}
+
+int admin_changes_apply(struct admin *a, struct list_change *ch, int n)
+{
+	int i, rc = SLDCTL_EXIT_OK;
+
+	for (i = 0; i < n && !rc; i++) {
+		if (ch[i].skipped)
+			fprintf(stderr, "sldctl %s: note: %d already listed in %s\n",
+				a->cli->cmd, ch[i].skipped, ch[i].d->name);
+		rc = admin_apply(a, ch[i].d->name, ch[i].write, ch[i].full,
+				 ch[i].skipped);
+	}
+	admin_changes_free(ch, n);
+	return rc;
 }
 
 void admin_json_list(struct json *j, const char *value)

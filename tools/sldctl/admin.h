@@ -59,9 +59,24 @@ int admin_current(const struct admin *a, const char *knob, char **value,
 int admin_apply(struct admin *a, const char *knob, const char *value,
 		const char *full, int skipped);
 
-/* Edit a list knob: names checked already. Returns an exit code. */
-int admin_list_edit(struct admin *a, const struct knob_def *d, bool add,
-		    char **names, int nnames);
+/* One planned list change: what to write, the whole new list. */
+struct list_change {
+	const struct knob_def *d;
+	char *write;		/* NULL: the module already has it */
+	char *full;
+	int skipped;
+};
+
+/*
+ * Plan a list knob edit (names checked already): every change of a
+ * command is planned before any is applied, so bad input changes nothing.
+ * Returns an exit code; on error nothing is allocated.
+ */
+int admin_list_plan(struct admin *a, const struct knob_def *d, bool add,
+		    char **names, int nnames, struct list_change *ch);
+/* Apply planned changes in order and free them; returns an exit code. */
+int admin_changes_apply(struct admin *a, struct list_change *ch, int n);
+void admin_changes_free(struct list_change *ch, int n);
 
 /* Check every name with d's check (and existence on add); prints errors. */
 int admin_check_names(const struct admin *a, const struct knob_def *d,

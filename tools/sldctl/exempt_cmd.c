@@ -101,10 +101,11 @@ static int exempt_edit(int argc, char **argv, bool add)
 	};
 	struct cli c = { .opts = opts, .min_args = 0, .max_args = 0,
 			 .usage = "[--comm NAME]... [--path /ABS/PATH]... [--cgroup /CGROUP]... [--persist] [--config FILE] [--json]" };
+	struct list_change ch[NKINDS];
 	const struct cli_val *v;
 	struct admin a;
 	size_t i;
-	int rc, any = 0;
+	int rc, any = 0, nch = 0;
 
 	c.cmd = add ? "exempt add" : "exempt remove";
 	CLI_PARSE_OR_RETURN(&c, argc, argv);
@@ -125,9 +126,13 @@ static int exempt_edit(int argc, char **argv, bool add)
 	for (i = 0; i < NKINDS && !rc; i++) {
 		v = cli_get(&c, by_opt[i].opt);
 		if (v->n)
-			rc = admin_list_edit(&a, knob_find(by_opt[i].knob), add,
-					     (char **)v->values, v->n);
+			rc = admin_list_plan(&a, knob_find(by_opt[i].knob), add,
+					     (char **)v->values, v->n, &ch[nch++]);
 	}
+	if (rc)
+		admin_changes_free(ch, nch);
+	else
+		rc = admin_changes_apply(&a, ch, nch);
 	return admin_end(&a, rc);
 }
 

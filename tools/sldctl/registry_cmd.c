@@ -137,6 +137,7 @@ static int registry_add(int argc, char **argv)
 			 .max_args = KNOB_LIST_MAX,
 			 .usage = "--safe|--hypervisor [--persist] [--config FILE] [--json] NAME..." };
 	const struct knob_def *d;
+	struct list_change ch;
 	bool safe, hv;
 	struct admin a;
 	int rc;
@@ -156,7 +157,9 @@ static int registry_add(int argc, char **argv)
 		rc = check_conflict(&a, safe ? "hypervisor_modules" : "safe_modules",
 				    c.args, c.nargs);
 	if (!rc)
-		rc = admin_list_edit(&a, d, true, c.args, c.nargs);
+		rc = admin_list_plan(&a, d, true, c.args, c.nargs, &ch);
+	if (!rc)
+		rc = admin_changes_apply(&a, &ch, 1);
 	return admin_end(&a, rc);
 }
 
@@ -169,7 +172,8 @@ static int registry_remove(int argc, char **argv)
 			 .usage = "[--persist] [--config FILE] [--json] NAME..." };
 	const char *knobs[] = { "safe_modules", "hypervisor_modules" };
 	char *by[2][KNOB_LIST_MAX], why[KNOB_WHY_MAX], *v;
-	int n[2] = { 0, 0 }, i, k, rc;
+	int n[2] = { 0, 0 }, i, k, rc, nch = 0;
+	struct list_change ch[2];
 	struct name_list l[2];
 	const char *src;
 	struct admin a;
@@ -200,7 +204,12 @@ static int registry_remove(int argc, char **argv)
 	list_free(&l[1]);
 	for (k = 0; !rc && k < 2; k++)
 		if (n[k])
-			rc = admin_list_edit(&a, knob_find(knobs[k]), false, by[k], n[k]);
+			rc = admin_list_plan(&a, knob_find(knobs[k]), false, by[k],
+					     n[k], &ch[nch++]);
+	if (rc)
+		admin_changes_free(ch, nch);
+	else
+		rc = admin_changes_apply(&a, ch, nch);
 	return admin_end(&a, rc);
 }
 
