@@ -163,8 +163,9 @@ static bool valid_name(const char *s, size_t len)
 
 /*
  * "a,b,c" replaces the set; "+a,-b" edits it (every entry must then carry
- * a sign). All or nothing: the new set is built in a copy, checked
- * against the other list, and only then stored.
+ * a sign); "-" alone clears it, as for every list knob. All or nothing:
+ * the new set is built in a copy, checked against the other list, and
+ * only then stored.
  */
 static int list_set(struct name_set *set, const struct name_set *other,
 		    const char *val, const char **why)
@@ -181,6 +182,11 @@ static int list_set(struct name_set *set, const struct name_set *other,
 		goto out;
 	}
 	mutex_lock(&registry_lock);
+	if (!strcmp(val, "-")) {
+		set->n = 0;
+		err = 0;
+		goto unlock;
+	}
 	for (;;) {
 		const char *end = strchrnul(p, ',');
 		bool signed_entry = *p == '+' || *p == '-';
@@ -268,6 +274,8 @@ static int list_show(const struct name_set *set, char *buf, size_t size)
 		n += scnprintf(buf + n, size - n, "%s%s", i ? "," : "",
 			       set->name[i]);
 	mutex_unlock(&registry_lock);
+	if (!n)		/* as every list knob reads when empty */
+		n = scnprintf(buf, size, "-");
 	n += scnprintf(buf + n, size - n, "\n");
 	return n;
 }
@@ -300,11 +308,11 @@ static struct sld_knob knob_safe = {
 	.set = safe_set, .show = safe_show,
 };
 SLD_KNOB(safe_modules, knob_safe,
-	 "Modules the admin declares split-lock safe: a,b replaces, +a/-a edits");
+	 "Modules the admin declares split-lock safe: a,b replaces, +a/-a edits, - clears");
 
 static struct sld_knob knob_hv = {
 	.name = "hypervisor_modules", .max_len = LIST_MAX_LEN,
 	.set = hv_set, .show = hv_show,
 };
 SLD_KNOB(hypervisor_modules, knob_hv,
-	 "Modules the admin declares unprepared hypervisors: a,b replaces, +a/-a edits");
+	 "Modules the admin declares unprepared hypervisors: a,b replaces, +a/-a edits, - clears");

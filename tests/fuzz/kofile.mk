@@ -8,7 +8,8 @@ KOFILE_FUZZ_BIN := $(B)/fuzz_kofile
 KOFILE_FUZZ_SEEDS ?= /var/cache/sld-compat-test/6.1.0-57-amd64/root/lib/modules/6.1.0-57-amd64/kernel
 KOFILE_FUZZ_PC := libelf liblzma libzstd
 KOFILE_FUZZ_SRC := fuzz_kofile.c $(TOP)/tools/sldctl/kofile.c \
-	$(TOP)/tools/sldctl/json.c $(TOP)/tools/sldctl/scan_cmd.c $(X86SCAN_SRC)
+	$(TOP)/tools/sldctl/json.c $(TOP)/tools/sldctl/scan_cmd.c \
+	$(TOP)/tools/sldctl/cli.c $(TOP)/tools/sldctl/util.c $(X86SCAN_SRC)
 
 FUZZ_TARGETS += $(KOFILE_FUZZ_BIN)
 

@@ -67,6 +67,8 @@ t "dkms deb: prerm removes from DKMS" sh -c \
 dpkg-deb -c $tdeb 2>/dev/null | awk '{print $1 " " $NF}' | sed 's, \./, ,' >$tmp/tools.list
 t "tools deb: usr/sbin/sldctl" has "-rwxr-xr-x usr/sbin/sldctl" $tmp/tools.list
 t "tools deb: man page" has "-rw-r--r-- usr/share/man/man8/sldctl.8.gz" $tmp/tools.list
+t "tools deb: bash completion" has "-rw-r--r-- usr/share/bash-completion/completions/sldctl" $tmp/tools.list
+t "tools deb: udev rule" has "-rw-r--r-- usr/lib/udev/rules.d/90-sld-compat.rules" $tmp/tools.list
 dpkg-deb -x $tdeb $tmp/tools.root 2>/dev/null
 t "tools deb: extracted sldctl --version" \
 	sh -c "$tmp/tools.root/usr/sbin/sldctl --version | grep -qx 'sldctl $ver'"
@@ -92,6 +94,14 @@ t "dkms rpm: %post dkms build, install" \
 t "dkms rpm: %preun dkms remove" sh -c \
 	"sed -n '/^preuninstall/,\$p' $tmp/drpm.scripts | grep -q 'dkms remove -m sld-compat'"
 t "tools rpm: /usr/sbin/sldctl" has /usr/sbin/sldctl <(rpm -qlp $trpm 2>/dev/null)
+t "tools rpm: bash completion" has /usr/share/bash-completion/completions/sldctl <(rpm -qlp $trpm 2>/dev/null)
+t "bash completion: bash -n" bash -n tools/sldctl/sldctl.bash-completion
+# udevadm verify exists from systemd 253; Debian 12 has udev 252.
+if udevadm verify --help >/dev/null 2>&1; then
+	t "udev rule: udevadm verify" udevadm verify --no-style udev/90-sld-compat.rules
+else
+	echo "# udevadm $(udevadm --version 2>/dev/null) has no 'verify' (systemd 253+); the rule is tested by a real udevd in tests/vm/t/55-udev.sh"
+fi
 # Scratch root only. --noscripts: the scriptlets (checked above) would run
 # dkms, and the scratch root has no shell or dkms anyway.
 root=$tmp/rpmroot

@@ -9,6 +9,8 @@ S=/sys/kernel/sld_compat
 _next() { n=$(($(cat $TAPN) + 1)); echo $n > $TAPN; echo $n; }
 ok() { echo "ok $(_next) - $*"; }
 nok() { echo "not ok $(_next) - $*"; }
+# skip DESCRIPTION REASON: a TAP skip, only where a feature is absent.
+skip() { echo "ok $(_next) - $1 # skip $2"; }
 diag() { echo "$*" | sed 's/^/# /'; }
 
 # is GOT EXPECTED DESCRIPTION

@@ -52,6 +52,23 @@ copy_kmod() {
 	esac
 }
 
+# The host's systemd-udevd (Debian's udev package; tests/vm/deps.sh installs
+# it) with its libraries, for t/55-udev.sh: a real udevd that runs the
+# rule as `make install` ships it, pointed at the suite's static sldctl.
+add_udev() {
+	local bin=/bin/udevadm lib
+	[ -x "$bin" ] || return 0
+	mkdir -p "$root"/{lib/systemd,usr/sbin,usr/lib/udev/rules.d,run,etc/udev}
+	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+	cp "$bin" "$root/bin/udevadm"
+	ln -s /bin/udevadm "$root/lib/systemd/systemd-udevd"
+	ln -s /tests/bin/sldctl "$root/usr/sbin/sldctl"
+	cp "$top/udev/90-sld-compat.rules" "$root/usr/lib/udev/rules.d/"
+}
+
 [ -n "${SLD_KO:-}" ] || build_tree "$top/src" "$top/build/kmod/$kver"
 if [ -z "${SLD_KO:-}" ] && [ -f "$top/tests/fixtures/Kbuild" ]; then
 	# fx_vendor uses the vendor header the way a vendor does: a copy.
@@ -103,6 +120,7 @@ if [ -z "${SLD_KO:-}" ] && [ -d "$top/build/fixtures/$kver" ]; then
 	find "$top/build/fixtures/$kver" -name '*.ko' -exec cp {} "$root/mod/" \;
 fi
 for m in irqbypass kvm kvm-intel kvm-amd msr; do copy_kmod "$m" "$root/kmod"; done
+add_udev
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/$kver.initrd"
 
 log=$out/$kver-$mode.log

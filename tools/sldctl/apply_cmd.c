@@ -13,6 +13,12 @@
  * --dry-run writes nothing and needs no root; if the module is not
  * loaded it only checks the files.
  *
+ * --module NAME (used by the udev rule for every module that loads) applies
+ * only if NAME is sld_compat or appears in a list value of the
+ * configuration (e.g. hypervisor_modules = vmmon), and does nothing if
+ * sld_compat is not loaded. --json prints {"knobs": [{knob, value, file,
+ * line, result: set|would-set|failed}], "errors": [...], "exit": N}.
+ *
  * Exit: 0 all applied, 1 some line invalid or knob rejected/unknown,
  * 2 module not loaded, not root, --config FILE unreadable, usage error.
  *
@@ -20,28 +26,60 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "config.h"
+#include "json.h"
+#include "knob.h"
 #include "sldctl.h"
 #include "util.h"
 
-#define PARAMS_DIR	"/sys/module/sld_compat/parameters"
 #define CONF_DIR	"/etc/sld-compat"
 
-static void apply_usage(FILE *f)
+static int apply_write(const struct conf_entry *e, const char *params,
+		       bool loaded, bool dry_run);
+
+/* One result line, or one object of the JSON "knobs" array. */
+static void said(struct json *j, const struct conf_entry *e, const char *result)
 {
-	fprintf(f, "usage: sldctl apply [--config FILE] [--dry-run]\n");
+	if (!j) {
+		if (strcmp(result, "failed"))
+			printf("%ssld_compat.%s = %s (%s:%u)\n",
+			       strcmp(result, "set") ? "would set " : "",
+			       e->key, e->value, e->file, e->line);
+		return;
+	}
+	json_begin_object_flat(j);
+	json_key(j, "knob");
+	json_string(j, e->key);
+	json_key(j, "value");
+	json_string(j, e->value);
+	json_key(j, "file");
+	json_string(j, e->file);
+	json_key(j, "line");
+	json_uint(j, e->line);
+	json_key(j, "result");
+	json_string(j, result);
+	json_end_object(j);
 }
 
 /* Write one knob; returns SLDCTL_EXIT_OK or SLDCTL_EXIT_FOUND. */
 static int apply_one(const struct conf_entry *e, const char *params,
-		     bool loaded, bool dry_run)
+		     bool loaded, bool dry_run, struct json *j)
+{
+	int rc = apply_write(e, params, loaded, dry_run);
+
+	said(j, e, rc ? "failed" : !loaded || dry_run ? "would-set" : "set");
+	return rc;
+}
+
+static int apply_write(const struct conf_entry *e, const char *params,
+		       bool loaded, bool dry_run)
 {
 	char path[4096 + CONF_KEY_MAX + 2];
 	struct stat st;
@@ -50,11 +88,8 @@ static int apply_one(const struct conf_entry *e, const char *params,
 	int fd, err;
 
 	snprintf(path, sizeof(path), "%s/%s", params, e->key);
-	if (!loaded) {
-		printf("would set sld_compat.%s = %s (%s:%u)\n", e->key,
-		       e->value, e->file, e->line);
+	if (!loaded)
 		return SLDCTL_EXIT_OK;
-	}
 	if (stat(path, &st)) {
 		if (errno == ENOENT)
 			fprintf(stderr, "%s:%u: sld_compat has no knob '%s' (no %s)\n",
@@ -69,11 +104,8 @@ static int apply_one(const struct conf_entry *e, const char *params,
 			e->file, e->line, e->key, path);
 		return SLDCTL_EXIT_FOUND;
 	}
-	if (dry_run) {
-		printf("would set sld_compat.%s = %s (%s:%u)\n", e->key,
-		       e->value, e->file, e->line);
+	if (dry_run)
 		return SLDCTL_EXIT_OK;
-	}
 	/* O_TRUNC means nothing to sysfs; it keeps a fake tree's files exact. */
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0) {
@@ -86,11 +118,8 @@ static int apply_one(const struct conf_entry *e, const char *params,
 		err = errno;
 	if (!err && (size_t)k != len)
 		err = EIO;
-	if (!err) {
-		printf("sld_compat.%s = %s (%s:%u)\n", e->key, e->value,
-		       e->file, e->line);
+	if (!err)
 		return SLDCTL_EXIT_OK;
-	}
 fail:
 	if (err == EINVAL)
 		fprintf(stderr, "%s:%u: sld_compat.%s: the module rejected '%s' (EINVAL; see dmesg)\n",
@@ -104,47 +133,126 @@ fail:
 	return SLDCTL_EXIT_FOUND;
 }
 
-int cmd_apply(int argc, char **argv)
+/* The configuration: FILE only (must exist), or DIR and conf.d. */
+static int load(struct conf *cf, const char *config, const char *dir)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *config = NULL;
-	char params[4096], dir[4096];
-	bool dry_run = false, loaded;
-	int c, r, rc = SLDCTL_EXIT_OK;
-	struct stat st;
-	struct conf cf;
-	size_t i;
+	int r;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "c:nh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			config = optarg;
-			break;
-		case 'n':
-			dry_run = true;
-			break;
-		case 'h':
-			apply_usage(stdout);
-			return SLDCTL_EXIT_OK;
-		default:
-			if (optopt == 'c')
-				fprintf(stderr, "sldctl apply: --config needs a FILE\n");
-			else
-				fprintf(stderr, "sldctl apply: unknown option '%s'\n",
-					argv[optind - 1]);
-			apply_usage(stderr);
+	conf_init(cf);
+	if (config) {
+		r = conf_load_file(cf, config, 0);
+		if (r && r != -ENOMEM) {
+			fprintf(stderr, "sldctl apply: ");
+			conf_print_error(stderr, &cf->err[cf->nerr - 1]);
 			return SLDCTL_EXIT_ERROR;
 		}
+	} else {
+		r = conf_load_dir(cf, dir);
 	}
-	if (optind < argc) {
-		fprintf(stderr, "sldctl apply: unexpected argument '%s'\n", argv[optind]);
-		apply_usage(stderr);
+	if (r == -ENOMEM) {
+		fprintf(stderr, "sldctl apply: out of memory\n");
+		return SLDCTL_EXIT_ERROR;
+	}
+	return SLDCTL_EXIT_OK;
+}
+
+/*
+ * --module NAME (the udev rule, for every module that loads): apply only
+ * when NAME is sld_compat or named in a value of the configuration.
+ */
+static bool concerns(const struct conf *cf, const char *module)
+{
+	struct name_list l;
+	char why[KNOB_WHY_MAX];
+	size_t i;
+	bool hit;
+
+	if (!strcmp(module, "sld_compat"))
+		return true;
+	for (i = 0; i < cf->nent; i++) {
+		if (list_parse(cf->ent[i].value, &l, why, sizeof(why)))
+			continue;
+		hit = list_find(&l, module) >= 0;
+		list_free(&l);
+		if (hit)
+			return true;
+	}
+	return false;
+}
+
+static int apply_all(struct conf *cf, const char *params, bool loaded,
+		     bool dry_run, struct json *j)
+{
+	int r, rc = cf->nerr ? SLDCTL_EXIT_FOUND : SLDCTL_EXIT_OK;
+	size_t i;
+
+	for (i = 0; i < cf->nerr; i++)
+		conf_print_error(stderr, &cf->err[i]);
+	if (j) {
+		json_key(j, "knobs");
+		json_begin_array(j);
+	}
+	for (i = 0; i < cf->nent; i++) {
+		r = apply_one(&cf->ent[i], params, loaded, dry_run, j);
+		if (r > rc)
+			rc = r;
+	}
+	if (j) {
+		json_end_array(j);
+		json_key(j, "errors");
+		json_begin_array(j);
+		for (i = 0; i < cf->nerr; i++)
+			json_string(j, cf->err[i].msg);
+		json_end_array(j);
+		json_key(j, "exit");
+		json_uint(j, rc);
+	}
+	return rc;
+}
+
+static int check_state(const char *params, bool loaded, bool dry_run)
+{
+	if (!loaded && !dry_run) {
+		fprintf(stderr, "sldctl apply: sld_compat is not loaded (no %s); load it with 'modprobe sld_compat'\n",
+			params);
+		return SLDCTL_EXIT_ERROR;
+	}
+	if (!dry_run && !sldctl_is_root()) {
+		fprintf(stderr, "sldctl apply: must be run as root (the knobs in %s are root-only)\n",
+			params);
+		return SLDCTL_EXIT_ERROR;
+	}
+	if (!loaded)
+		fprintf(stderr, "sldctl apply: sld_compat is not loaded; knob names not checked\n");
+	return SLDCTL_EXIT_OK;
+}
+
+int cmd_apply(int argc, char **argv)
+{
+	static const struct cli_opt opts[] = {
+		{ "config", 'c', true, false },
+		{ "dry-run", 'n', false, false },
+		{ "module", 'm', true, false },
+		{ NULL, 0, false, false },
+	};
+	struct cli cl = { .cmd = "apply", .opts = opts,
+			  .usage = "[--config FILE] [--dry-run] [--module NAME] [--json]" };
+	const char *module;
+	char params[4096], dir[4096], why[KNOB_WHY_MAX], buf[64];
+	bool dry_run, loaded;
+	struct json j;
+	struct stat st;
+	struct conf cf;
+	int rc;
+
+	CLI_PARSE_OR_RETURN(&cl, argc, argv);
+	dry_run = cli_flag(&cl, "dry-run");
+	module = cli_str(&cl, "module");
+	if (module && (strlen(module) >= sizeof(buf) ||
+		       knob_check_module(strcpy(buf, module), why, sizeof(why)))) {
+		fprintf(stderr, "sldctl apply: bad module name '%s'%s%s\n", sldctl_q(module),
+			strlen(module) >= sizeof(buf) ? "" : ": ",
+			strlen(module) >= sizeof(buf) ? "" : why);
 		return SLDCTL_EXIT_ERROR;
 	}
 	if (sldctl_path(params, sizeof(params), "%s", PARAMS_DIR) ||
@@ -153,43 +261,28 @@ int cmd_apply(int argc, char **argv)
 		return SLDCTL_EXIT_ERROR;
 	}
 	loaded = !stat(params, &st) && S_ISDIR(st.st_mode);
-	if (!loaded && !dry_run) {
-		fprintf(stderr, "sldctl apply: sld_compat is not loaded (no %s); load it with 'modprobe sld_compat'\n",
-			params);
-		return SLDCTL_EXIT_ERROR;
-	}
-	if (!dry_run && !sldctl_fake_root() && geteuid() != 0) {
-		fprintf(stderr, "sldctl apply: must be run as root (the knobs in %s are root-only)\n",
-			params);
-		return SLDCTL_EXIT_ERROR;
-	}
-	if (!loaded)
-		fprintf(stderr, "sldctl apply: sld_compat is not loaded; knob names not checked\n");
-
-	conf_init(&cf);
-	if (config) {
-		r = conf_load_file(&cf, config, 0);
-		if (r && r != -ENOMEM) {
-			conf_print_error(stderr, &cf.err[cf.nerr - 1]);
-			conf_free(&cf);
-			return SLDCTL_EXIT_ERROR;
-		}
-	} else {
-		r = conf_load_dir(&cf, dir);
-	}
-	if (r == -ENOMEM) {
-		fprintf(stderr, "sldctl apply: out of memory\n");
+	if (module && !loaded)
+		return SLDCTL_EXIT_OK;	/* nothing to apply to */
+	rc = check_state(params, loaded, dry_run);
+	if (rc)
+		return rc;
+	rc = load(&cf, cli_str(&cl, "config"), dir);
+	if (rc) {
 		conf_free(&cf);
-		return SLDCTL_EXIT_ERROR;
+		return rc;
 	}
-	for (i = 0; i < cf.nerr; i++)
-		conf_print_error(stderr, &cf.err[i]);
-	if (cf.nerr)
-		rc = SLDCTL_EXIT_FOUND;
-	for (i = 0; i < cf.nent; i++) {
-		r = apply_one(&cf.ent[i], params, loaded, dry_run);
-		if (r > rc)
-			rc = r;
+	if (module && !concerns(&cf, module)) {
+		conf_free(&cf);
+		return SLDCTL_EXIT_OK;
+	}
+	if (cl.json) {
+		json_init(&j, stdout, true);
+		json_begin_object(&j);
+	}
+	rc = apply_all(&cf, params, loaded, dry_run, cl.json ? &j : NULL);
+	if (cl.json) {
+		json_end_object(&j);
+		json_end(&j);
 	}
 	conf_free(&cf);
 	return rc;

@@ -78,4 +78,18 @@ int conf_load_dir(struct conf *c, const char *dir);
 /* "FILE:LINE: msg" (or "FILE: msg" for line 0). */
 void conf_print_error(FILE *f, const struct conf_error *e);
 
+/*
+ * Set "key = value" in one configuration file (conf_edit.c), keeping every
+ * other line, comments included: the first line setting key is replaced,
+ * later ones for the same key are dropped, or the line is appended. The
+ * file is written to a temporary file in its directory and renamed over
+ * the original (created, with its directory, if missing). A NULL value
+ * removes every line setting key. 0, or -errno with a message in why.
+ */
+int conf_set_value(const char *path, const char *key, const char *value,
+		   char *why, size_t n);
+
+/* Does this line ("  key = value", no newline) set key? */
+int conf_line_sets(const char *line, size_t len, const char *key);
+
 #endif /* SLDCTL_CONFIG_H */

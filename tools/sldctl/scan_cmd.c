@@ -25,10 +25,10 @@
  * over all files, and an error on one file does not stop the others.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "scan.h"
 #include "sldctl.h"
 
@@ -314,54 +314,25 @@ static int scan_one(const char *file, struct json *j)
 	return rc;
 }
 
-static void scan_usage(FILE *f)
-{
-	fprintf(f, "usage: sldctl scan [--json] FILE...\n");
-}
-
 int cmd_scan(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool as_json = false;
+	struct cli c = { .cmd = "scan", .usage = "[--json] FILE...",
+			 .min_args = 1, .max_args = -1, .missing = "no file given" };
 	struct json j;
-	int c, i, rc = SLDCTL_EXIT_OK;
+	int i, rc = SLDCTL_EXIT_OK;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			as_json = true;
-			break;
-		case 'h':
-			scan_usage(stdout);
-			return SLDCTL_EXIT_OK;
-		default:
-			fprintf(stderr, "sldctl scan: unknown option '%s'\n",
-				argv[optind - 1]);
-			scan_usage(stderr);
-			return SLDCTL_EXIT_ERROR;
-		}
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "sldctl scan: no file given\n");
-		scan_usage(stderr);
-		return SLDCTL_EXIT_ERROR;
-	}
-	if (as_json) {
+	CLI_PARSE_OR_RETURN(&c, argc, argv);
+	if (c.json) {
 		json_init(&j, stdout, true);
 		json_begin_array(&j);
 	}
-	for (i = optind; i < argc; i++) {
-		int one = scan_one(argv[i], as_json ? &j : NULL);
+	for (i = 0; i < c.nargs; i++) {
+		int one = scan_one(c.args[i], c.json ? &j : NULL);
 
 		if (one > rc)
 			rc = one;
 	}
-	if (as_json) {
+	if (c.json) {
 		json_end_array(&j);
 		json_end(&j);
 	}

@@ -25,20 +25,19 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
+#include "host.h"
 #include "json.h"
+#include "knob.h"
 #include "sldctl.h"
 #include "util.h"
 
-#define STATUS_DIR	"/sys/kernel/sld_compat"
-#define MODULE_DIR	"/sys/module/sld_compat"
-#define PARAMS_DIR	MODULE_DIR "/parameters"
 #define VALUE_MAX	(1u << 20)
 #define DEPTH_MAX	4
 
@@ -84,15 +83,53 @@ static int name_cmp(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* Read path into a new item called name (taken over). */
+static void add_item(struct items *it, const char *path, char *name,
+		     struct errs *e)
+{
+	struct item *nv;
+	int r;
+
+	nv = realloc(it->v, (it->n + 1) * sizeof(*nv));
+	if (!nv) {
+		free(name);
+		return;
+	}
+	it->v = nv;
+	nv = &it->v[it->n++];
+	nv->name = name;
+	r = sldctl_read_all(path, VALUE_MAX, &nv->value, &nv->len);
+	if (r) {
+		nv->value = NULL;
+		add_err(e, path, -r);
+	} else if (nv->len && nv->value[nv->len - 1] == '\n') {
+		nv->value[--nv->len] = '\0';
+	}
+}
+
+/* dir/name as an item, if it exists. */
+static void read_one(const char *dir, const char *name, struct items *it,
+		     struct errs *e)
+{
+	char *path, *n;
+	struct stat st;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return;
+	n = stat(path, &st) ? NULL : strdup(name);
+	if (n)
+		add_item(it, path, n, e);
+	free(path);
+}
+
 /* Read every file below dir into it; prefix is the name so far. */
 static void read_dir(const char *dir, const char *prefix, int depth,
 		     struct items *it, struct errs *e)
 {
 	struct dirent **names;
-	struct item *nv;
 	struct stat st;
 	char *path, *name;
-	int i, n, r;
+	int i, n;
 
 	n = scandir(dir, &names, name_filter, name_cmp);
 	if (n < 0) {
@@ -127,20 +164,8 @@ static void read_dir(const char *dir, const char *prefix, int depth,
 		/* Write-only controls are not status. */
 		if (!S_ISREG(st.st_mode) || !(st.st_mode & 0444))
 			goto next;
-		nv = realloc(it->v, (it->n + 1) * sizeof(*nv));
-		if (!nv)
-			goto next;
-		it->v = nv;
-		nv = &it->v[it->n++];
-		nv->name = name;
+		add_item(it, path, name, e);
 		name = NULL;
-		r = sldctl_read_all(path, VALUE_MAX, &nv->value, &nv->len);
-		if (r) {
-			nv->value = NULL;
-			add_err(e, path, -r);
-		} else if (nv->len && nv->value[nv->len - 1] == '\n') {
-			nv->value[--nv->len] = '\0';
-		}
 next:
 		free(path);
 		free(name);
@@ -158,41 +183,6 @@ static void free_items(struct items *it)
 		free(it->v[i].value);
 	}
 	free(it->v);
-}
-
-/* 1 present, 0 absent, -1 unknown. */
-static void cpu_flags(int *sld, int *bld, struct errs *e)
-{
-	char path[4096], *buf, *line, *p, *tok, *save;
-	size_t len;
-	int r;
-
-	*sld = *bld = -1;
-	if (sldctl_path(path, sizeof(path), "/proc/cpuinfo"))
-		return;
-	r = sldctl_read_all(path, 64u << 20, &buf, &len);
-	if (r) {
-		add_err(e, path, -r);
-		return;
-	}
-	for (line = buf; line && *line; line = p ? p + 1 : NULL) {
-		p = strchr(line, '\n');
-		if (p)
-			*p = '\0';
-		if (strncmp(line, "flags", 5) || !strchr(line, ':'))
-			continue;
-		line = strchr(line, ':') + 1;
-		*sld = *bld = 0;
-		for (tok = strtok_r(line, " \t", &save); tok;
-		     tok = strtok_r(NULL, " \t", &save)) {
-			if (!strcmp(tok, "split_lock_detect"))
-				*sld = 1;
-			else if (!strcmp(tok, "bus_lock_detect"))
-				*bld = 1;
-		}
-		break;
-	}
-	free(buf);
 }
 
 static void put_escaped(const char *s, size_t len, const char *indent)
@@ -265,94 +255,160 @@ static const char *tristate(int v)
 	return v < 0 ? "unknown" : v ? "yes" : "no";
 }
 
-static void status_usage(FILE *f)
+/* A status file's lines as a JSON array (null when absent). */
+static void json_lines(struct json *j, const char *key, const struct items *it,
+		       const char *name)
 {
-	fprintf(f, "usage: sldctl status [--json]\n");
+	size_t i, k;
+
+	json_key(j, key);
+	for (i = 0; i < it->n; i++)
+		if (!strcmp(it->v[i].name, name) && it->v[i].value)
+			break;
+	if (i == it->n) {
+		json_null(j);
+		return;
+	}
+	json_begin_array(j);
+	for (k = 0; k < it->v[i].len; ) {
+		const char *l = it->v[i].value + k;
+		size_t n = strcspn(l, "\n");
+
+		json_string_len(j, l, n);
+		k += n + 1;
+	}
+	json_end_array(j);
+}
+
+static void json_host(struct json *j, const struct host *h)
+{
+	json_key(j, "cpu");
+	json_begin_object(j);
+	json_key(j, "split_lock_detect");
+	json_tristate(j, h->cpu_sld);
+	json_key(j, "bus_lock_detect");
+	json_tristate(j, h->cpu_bld);
+	json_end_object(j);
+	json_key(j, "kernel");
+	json_begin_object(j);
+	json_key(j, "sld_mode");
+	json_string(j, h->mode);
+	json_key(j, "sld_mode_source");
+	json_string(j, h->mode_source);
+	json_key(j, "split_lock_mitigate");
+	if (h->mitigate < 0)
+		json_null(j);
+	else
+		json_uint(j, h->mitigate);
+	json_end_object(j);
+	json_key(j, "loaded");
+	json_bool(j, h->loaded);
+}
+
+static void print_json(const struct host *h, const struct items *status,
+		       const struct items *knobs, const struct items *procs,
+		       const struct errs *errs)
+{
+	struct json j;
+	size_t i;
+
+	json_init(&j, stdout, true);
+	json_begin_object(&j);
+	json_host(&j, h);
+	print_items_json(&j, "status", status);
+	print_items_json(&j, "knobs", knobs);
+	json_lines(&j, "degraded", status, "degraded");
+	json_lines(&j, "hypervisors", status, "hypervisors");
+	json_lines(&j, "tasks", status, "tasks");
+	json_lines(&j, "account", status, "account");
+	json_lines(&j, "modules", procs, "sld_compat_modules");
+	json_key(&j, "errors");
+	json_begin_array(&j);
+	for (i = 0; i < errs->n; i++)
+		json_string(&j, errs->v[i]);
+	json_end_array(&j);
+	json_end_object(&j);
+	json_end(&j);
+}
+
+static const char *find_value(const struct items *it, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < it->n; i++)
+		if (!strcmp(it->v[i].name, name) && it->v[i].value)
+			return it->v[i].value;
+	return NULL;
+}
+
+static void print_human(const struct host *h, const struct items *status,
+			const struct items *knobs, const struct items *procs)
+{
+	const char *pol = find_value(knobs, "on_hypervisor");
+	const char *deg = find_value(status, "degraded");
+
+	printf("cpu split_lock_detect: %s\n", tristate(h->cpu_sld));
+	printf("cpu bus_lock_detect: %s\n", tristate(h->cpu_bld));
+	printf("kernel split-lock mode: %s (from %s)\n", h->mode, h->mode_source);
+	if (h->mitigate < 0)
+		printf("kernel.split_lock_mitigate: absent\n");
+	else
+		printf("kernel.split_lock_mitigate: %d\n", h->mitigate);
+	printf("sld_compat: %s\n", h->loaded ? "loaded" : "not loaded");
+	if (!h->loaded)
+		return;
+	printf("sld_compat mode: on_hypervisor=%s enabled=%s\n", pol ? pol : "?",
+	       find_value(knobs, "enabled") ? find_value(knobs, "enabled") : "?");
+	if (deg && strcmp(deg, "none"))
+		printf("sld_compat degraded features:\n    %s\n", deg);
+	print_items_human("status", status);
+	print_items_human("knobs", knobs);
+	if (procs->n)
+		print_items_human("modules seen (/proc)", procs);
+}
+
+/* Read everything status shows; errors are collected. */
+static void gather(const struct host *h, struct items *status,
+		   struct items *knobs, struct items *procs, struct errs *errs)
+{
+	char sdir[4096], pdir[4096], proc[4096];
+
+	if (h->cpuinfo_err)
+		add_err(errs, "/proc/cpuinfo", -h->cpuinfo_err);
+	if (!h->loaded)
+		return;
+	if (sldctl_path(sdir, sizeof(sdir), STATUS_DIR) ||
+	    sldctl_path(pdir, sizeof(pdir), PARAMS_DIR) ||
+	    sldctl_path(proc, sizeof(proc), "/proc")) {
+		add_err(errs, "SLDCTL_ROOT", ENAMETOOLONG);
+		return;
+	}
+	read_dir(sdir, "", 0, status, errs);
+	read_dir(pdir, "", 0, knobs, errs);
+	read_one(proc, "sld_compat_modules", procs, errs);
 }
 
 int cmd_status(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char sdir[4096], mdir[4096], pdir[4096];
-	struct items status = { 0 }, knobs = { 0 };
+	struct cli cl = { .cmd = "status", .usage = "[--json]" };
+	struct items status = { 0 }, knobs = { 0 }, procs = { 0 };
 	struct errs errs = { 0 };
-	bool as_json = false, loaded;
-	int c, sld, bld, rc;
-	struct stat st;
-	struct json j;
+	struct host h;
 	size_t i;
+	int rc;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			as_json = true;
-			break;
-		case 'h':
-			status_usage(stdout);
-			return SLDCTL_EXIT_OK;
-		default:
-			fprintf(stderr, "sldctl status: unknown option '%s'\n",
-				argv[optind - 1]);
-			status_usage(stderr);
-			return SLDCTL_EXIT_ERROR;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "sldctl status: unexpected argument '%s'\n", argv[optind]);
-		status_usage(stderr);
-		return SLDCTL_EXIT_ERROR;
-	}
-	if (sldctl_path(sdir, sizeof(sdir), STATUS_DIR) ||
-	    sldctl_path(mdir, sizeof(mdir), MODULE_DIR) ||
-	    sldctl_path(pdir, sizeof(pdir), PARAMS_DIR)) {
-		fprintf(stderr, "sldctl status: SLDCTL_ROOT is too long\n");
-		return SLDCTL_EXIT_ERROR;
-	}
-	cpu_flags(&sld, &bld, &errs);
-	loaded = !stat(mdir, &st) && S_ISDIR(st.st_mode);
-	if (loaded) {
-		read_dir(sdir, "", 0, &status, &errs);
-		read_dir(pdir, "", 0, &knobs, &errs);
-	}
-	if (as_json) {
-		json_init(&j, stdout, true);
-		json_begin_object(&j);
-		json_key(&j, "cpu");
-		json_begin_object(&j);
-		json_key(&j, "split_lock_detect");
-		json_tristate(&j, sld);
-		json_key(&j, "bus_lock_detect");
-		json_tristate(&j, bld);
-		json_end_object(&j);
-		json_key(&j, "loaded");
-		json_bool(&j, loaded);
-		print_items_json(&j, "status", &status);
-		print_items_json(&j, "knobs", &knobs);
-		json_key(&j, "errors");
-		json_begin_array(&j);
-		for (i = 0; i < errs.n; i++)
-			json_string(&j, errs.v[i]);
-		json_end_array(&j);
-		json_end_object(&j);
-		json_end(&j);
-	} else {
-		printf("cpu split_lock_detect: %s\n", tristate(sld));
-		printf("cpu bus_lock_detect: %s\n", tristate(bld));
-		printf("sld_compat: %s\n", loaded ? "loaded" : "not loaded");
-		if (loaded) {
-			print_items_human("status", &status);
-			print_items_human("knobs", &knobs);
-		}
-	}
+	CLI_PARSE_OR_RETURN(&cl, argc, argv);
+	host_read(&h);
+	gather(&h, &status, &knobs, &procs, &errs);
+	if (cl.json)
+		print_json(&h, &status, &knobs, &procs, &errs);
+	else
+		print_human(&h, &status, &knobs, &procs);
 	rc = errs.n ? SLDCTL_EXIT_ERROR :
-	     loaded ? SLDCTL_EXIT_OK : SLDCTL_EXIT_FOUND;
+	     h.loaded ? SLDCTL_EXIT_OK : SLDCTL_EXIT_FOUND;
 	free_items(&status);
 	free_items(&knobs);
+	free_items(&procs);
 	for (i = 0; i < errs.n; i++)
 		free(errs.v[i]);
 	free(errs.v);

@@ -112,3 +112,60 @@ fail:
 	free(buf);
 	return err;
 }
+
+const char *sldctl_q(const char *s)
+{
+	static char bufs[4][64 * 4 + 8];
+	static unsigned int k;
+	char *b = bufs[k++ % 4], *o = b;
+	size_t i;
+
+	for (i = 0; s[i] && i < 64; i++) {
+		unsigned char ch = s[i];
+
+		if (ch < 0x20 || ch >= 0x7f || ch == '\\')
+			o += sprintf(o, "\\x%02x", ch);
+		else
+			*o++ = ch;
+	}
+	strcpy(o, s[i] ? "..." : "");
+	return b;
+}
+
+int sldctl_read_value(const char *path, char **value)
+{
+	size_t len;
+	int r;
+
+	r = sldctl_read_all(path, 1u << 20, value, &len);
+	if (!r && len && (*value)[len - 1] == '\n')
+		(*value)[len - 1] = '\0';
+	return r;
+}
+
+int sldctl_split_lines(char *text, char ***linesp)
+{
+	char **lines = NULL, **nl, *p = text, *e;
+	int n = 0;
+
+	while (p && *p) {
+		e = strchr(p, '\n');
+		if (e)
+			*e++ = '\0';
+		nl = realloc(lines, (n + 1) * sizeof(*lines));
+		if (!nl) {
+			free(lines);
+			return -ENOMEM;
+		}
+		lines = nl;
+		lines[n++] = p;
+		p = e;
+	}
+	*linesp = lines;
+	return n;
+}
+
+bool sldctl_is_root(void)
+{
+	return sldctl_fake_root() || geteuid() == 0;
+}

@@ -27,4 +27,23 @@ int sldctl_path(char *buf, size_t n, const char *fmt, ...)
  */
 int sldctl_read_all(const char *path, size_t max, char **buf, size_t *len);
 
+/*
+ * Show a user-given string in a message: bytes outside printable ASCII as
+ * \xNN, cut after 64 bytes ("..."). Four rotating static buffers, so up to
+ * four calls may appear in one printf.
+ */
+const char *sldctl_q(const char *s);
+
+/* Read a small sysfs/proc value: whole file, one trailing newline dropped. */
+int sldctl_read_value(const char *path, char **value);
+
+/*
+ * Split text into lines (no empty last line); *lines is a malloc'd array
+ * pointing into text, which is modified. Returns the count or -ENOMEM.
+ */
+int sldctl_split_lines(char *text, char ***lines);
+
+/* True when running as root or against a fake tree (SLDCTL_ROOT). */
+bool sldctl_is_root(void);
+
 #endif /* SLDCTL_UTIL_H */

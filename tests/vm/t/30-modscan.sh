@@ -138,7 +138,7 @@ check_list safe_modules "a,b-c:a,b_c +d:a,b_c,d -a:b_c,d +e,-d:b_c,e" \
 	"$long" "$many" "a;b" "+b_c" "\\xc3\\xa9" "\\n"
 check_list hypervisor_modules "fx-clean:fx_clean +z:fx_clean,z -z:fx_clean" \
 	"b_c" "+e" "q,,r" "q,q" "-nothere" "q/r" "+q,r" "$long" "$many" ",," \
-	"-" "q*"
+	"--" "q*"
 like "$(cat $P/safe_modules) $(cat $P/hypervisor_modules)" '^b_c,e fx_clean$' \
 	"registry state after the bad writes"
 mark_dmesg
@@ -149,7 +149,10 @@ run "admin safe_modules: fx_vmlaunch loads under refuse" insmod /mod/fx_vmlaunch
 like "$(rec fx_vmlaunch)" ' sld_safe admin-safe vmx=1 .*,loaded$' "admin-safe verdict"
 rmmod fx_vmlaunch
 is "$(w hypervisor_modules '-fx_clean\n')" OK "hypervisor_modules: remove fx_clean"
-is "$(cat $P/hypervisor_modules)" "" "hypervisor_modules empty again"
+is "$(cat $P/hypervisor_modules)" - "hypervisor_modules empty again, reads -"
+is "$(w safe_modules 'x,y\n')" OK "safe_modules: x,y"
+is "$(w safe_modules '-\n')" OK "safe_modules: - clears"
+is "$(cat $P/safe_modules)" - "safe_modules cleared, reads -"
 
 # ---- without the module_finalize hook: text regions only ----------------------
 is "$(w on_hypervisor 'protect\n')" OK "on_hypervisor=protect"

@@ -1,6 +1,7 @@
-# sldctl status and apply against the real module: status with the module
-# loaded and not loaded, the configuration applied with bad lines and
-# rejected values reported by file:line, persistence across a reload.
+# sldctl against the real module: status and doctor with the module loaded
+# and not loaded, the configuration applied with bad lines and rejected
+# values reported by file:line, registry/exempt/policy reflected in the
+# knobs, --persist surviving a reload, persistence across a reload.
 . /tests/lib.sh
 
 X=/tests/bin/sldctl
@@ -20,6 +21,25 @@ like "$out" "^cpu split_lock_detect: no$" "status: TCG has no split_lock_detect"
 like "$out" "^cpu bus_lock_detect: no$" "status: TCG has no bus_lock_detect"
 sx status --json
 like "$out" '"loaded": false' "status --json: loaded false"
+sx status
+like "$out" "^kernel split-lock mode: off \\(from cpu\\)$" "status: TCG's CPU has no SLD, so the kernel's mode is off"
+sx doctor
+is "$rc" 0 "doctor without SLD on the CPU exits 0"
+like "$out" "^\\[info\\] cpu-no-split-lock-detect: " "doctor: no split-lock detection on this CPU"
+like "$out" "^\\[info\\] not-needed: " "doctor: sld_compat not needed here"
+# Installed modules are scanned offline: vmmon and sld_compat in updates/.
+LM=/lib/modules/$(uname -r)/updates
+mkdir -p $LM
+cp /mod/vmmon.ko /mod/sld_compat.ko $LM/
+sx doctor --json
+is "$rc" 0 "doctor --json exits 0"
+like "$out" "\"id\": \"hypervisor-installed\", \"severity\": \"info\", \"message\": \"VMware's vmmon is installed \\(/lib/modules/[^/]+/updates/vmmon.ko\\)" \
+	"doctor: finds vmmon installed, offline"
+like "$out" "\"id\": \"sld-compat-not-loaded\", \"severity\": \"info\"" "doctor: sld_compat installed, not loaded"
+like "$out" '"result": "healthy"' "doctor --json: result"
+sx registry add --safe fx_clean
+is "$rc" 2 "registry add without the module (and without --persist) exits 2"
+like "$(cat $E)" "sld_compat is not loaded" "registry add: says the module is not loaded"
 mkdir -p $C/conf.d
 printf 'verbose = 2\n' > $C/sld-compat.conf
 sx apply
@@ -44,7 +64,81 @@ is "$rc" 0 "status --json exits 0"
 like "$out" '"loaded": true' "status --json: loaded true"
 like "$out" '"verbose": "1"' "status --json: knob value"
 like "$out" "\"version\": \"$(cat $S/version)\"" "status --json: version file"
+like "$out" "\"sld_mode_source\": \"sld_compat\"" "status --json: mode from the module"
+like "$out" '"account": \[' "status --json: per-core account as lines"
 is "$(cat $E)" "" "status: nothing on stderr"
+sx status
+like "$out" "^kernel split-lock mode: $(cat $S/sld_mode) \\(from sld_compat\\)$" "status: the module's view of the kernel's mode"
+like "$out" "^sld_compat mode: on_hypervisor=protect enabled=Y$" "status: mode of sld_compat"
+sx doctor
+is "$rc" 1 "doctor: configuration not applied yet, exit 1 (action needed)"
+like "$out" "^\\[action\\] config-not-applied: $C/sld-compat.conf:1 sets verbose = 2 but the module has 1" \
+	"doctor: says the configuration is not applied"
+like "$out" "^    fix: sldctl apply$" "doctor: says what to run"
+mv $C/sld-compat.conf $C/saved.conf
+sx doctor
+is "$rc" 0 "doctor with the module exits 0"
+like "$out" "^\\[info\\] sld-compat-loaded: sld_compat is loaded \\(on_hypervisor=protect, enabled=Y\\)" "doctor: sld_compat loaded"
+mv $C/saved.conf $C/sld-compat.conf
+
+# ---- registry, exempt, policy through sldctl -----------------------------
+sx registry add --safe fx_clean
+is "$rc" 0 "registry add --safe exits 0"
+is "$(cat $P/safe_modules)" fx_clean "registry add --safe: knob safe_modules"
+sx registry add --hypervisor fx-svm
+is "$(cat $P/hypervisor_modules)" fx_svm "registry add --hypervisor: knob hypervisor_modules (normalised)"
+sx registry add --safe fx_svm
+is "$rc" 2 "registry add --safe of a listed hypervisor exits 2"
+like "$(cat $E)" "'fx_svm' is in hypervisor_modules" "registry add: conflict named"
+is "$(cat $P/safe_modules)" fx_clean "registry add: conflict changed nothing"
+sx registry list --json
+like "$out" '"seen": \[' "registry list --json: modules seen by the module"
+sx registry remove fx_clean fx_svm
+is "$rc" 0 "registry remove exits 0"
+like "$(cat $P/safe_modules),$(cat $P/hypervisor_modules)" "^-?,-?$" "registry remove: both lists empty"
+sx policy set refuse
+is "$(cat $P/on_hypervisor)" refuse "policy set refuse: knob on_hypervisor"
+sx policy set verbose 9
+is "$rc" 2 "policy set verbose 9 refused by sldctl"
+is "$(cat $P/verbose)" 1 "policy set: refused value changed nothing"
+sx policy set protect
+sx policy get
+like "$out" "^on_hypervisor: protect \\(module\\)$" "policy get shows the knob"
+sx exempt add --comm vmtest --comm other
+is "$(cat $P/exempt_comm)" vmtest,other "exempt add --comm: knob exempt_comm"
+sx exempt remove --comm other
+is "$(cat $P/exempt_comm)" vmtest "exempt remove --comm"
+sx exempt add --path relative/bin
+is "$rc" 2 "exempt add --path with a relative path exits 2"
+like "$(cat $E)" "must be absolute" "exempt add --path: says why"
+# 33 names: sldctl accepts them, the module (32 at most) refuses with EINVAL.
+many=; for i in $(seq 1 33); do many="$many --comm n$i"; done
+mark_dmesg
+sx exempt add $many
+is "$rc" 1 "exempt add of 33 names: the module refuses (exit 1)"
+like "$(cat $E)" "sld_compat refused .* for exempt_comm \\(EINVAL; dmesg says why\\)" "exempt add: EINVAL explained"
+is "$(cat $P/exempt_comm)" vmtest "exempt add: refused list changed nothing"
+expect_dmesg "exempt_comm: rejected"
+sx exempt add --path /tests/bin/sldtest
+is "$(cat $P/exempt_path)" /tests/bin/sldtest "exempt add --path: knob exempt_path"
+sx exempt remove --path /tests/bin/sldtest
+is "$(cat $P/exempt_path)" - "exempt remove --path"
+mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
+mkdir -p /sys/fs/cgroup/sldtest
+sx exempt add --cgroup /sldtest
+is "$(cat $P/exempt_cgroup)" /sldtest "exempt add --cgroup: knob exempt_cgroup"
+sx exempt remove --cgroup /sldtest
+is "$(cat $P/exempt_cgroup)" - "exempt remove --cgroup"
+rmdir /sys/fs/cgroup/sldtest
+sx policy set exempt_proactive Y
+is "$(cat $P/exempt_proactive)" Y "policy set exempt_proactive Y"
+sx policy set exempt_proactive N
+is "$(cat $P/exempt_proactive)" N "policy set exempt_proactive N"
+sx exempt remove --comm vmtest
+out=$(sldtest asuser 65534 $X registry add --safe fx_clean 2>&1); rc=$?
+is "$rc" 2 "registry add as non-root exits 2"
+like "$out" "must be run as root" "registry add as non-root says why"
+like "$(cat $P/safe_modules)" "^-?$" "registry add as non-root changed nothing"
 
 # ---- apply ---------------------------------------------------------------
 printf '# sld-compat test\nverbose = 2\nthis line is bad\n' > $C/sld-compat.conf
@@ -89,5 +183,23 @@ sx apply --dry-run
 is "$rc" 0 "apply --dry-run exits 0"
 like "$out" "^would set sld_compat.verbose = 2" "apply --dry-run says what it would set"
 
-rm -rf $C
+# ---- --persist survives a reload -------------------------------------------
+rm -rf $C/conf.d
+printf '# kept comment\n' > $C/sld-compat.conf
+sx exempt add --comm keepme --persist
+is "$rc" 0 "exempt add --persist exits 0"
+sx policy set verbose 2 --persist
+sx registry add --hypervisor fx_svm --persist
+like "$(cat $C/sld-compat.conf)" "^# kept comment$" "--persist keeps comments"
+like "$(cat $C/sld-compat.conf)" "^exempt_comm = keepme$" "--persist wrote exempt_comm"
+unload
+load
+is "$(cat $P/exempt_comm),$(cat $P/verbose)" "-,1" "after reload: defaults"
+sx apply
+is "$rc" 0 "apply after reload exits 0"
+is "$(cat $P/exempt_comm)" keepme "after reload and apply: exempt_comm from --persist"
+is "$(cat $P/verbose)" 2 "after reload and apply: verbose from --persist"
+is "$(cat $P/hypervisor_modules)" fx_svm "after reload and apply: hypervisor_modules from --persist"
+
+rm -rf $C $LM
 unload

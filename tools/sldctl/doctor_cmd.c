@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sldctl doctor [--json] [--kernel KVER]
+ *
+ * Explains in plain sentences what this host needs and what to do. It
+ * looks at the CPU (split_lock_detect, bus_lock_detect), the kernel's
+ * split-lock mode, kernel.split_lock_mitigate, the modules installed for
+ * KVER (default: the running kernel) scanned offline with the same code
+ * as `sldctl scan`, which hypervisor modules are loaded, whether
+ * sld_compat is installed, loaded, enabled and with which policy, and
+ * whether the configuration is valid and applied.
+ *
+ * Every finding has a stable identifier (see sldctl(8)); human output is
+ * "[SEVERITY] ID: sentence" plus "    fix: COMMAND"; --json prints
+ * {"findings": [{id, severity, message, fix}], "result":
+ * "healthy"|"action-needed"|"error", "exit": N}.
+ *
+ * Exit: 0 healthy (nothing to do), 1 action needed, 2 error (something
+ * could not be checked, or a usage error).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include "admin.h"
+#include "config.h"
+#include "doctor.h"
+#include "host.h"
+#include "sldctl.h"
+#include "util.h"
+
+struct facts {
+	struct host h;
+	struct inventory inv;
+	const char *kver;
+	char *enabled, *policy, *degraded;
+	bool needed;		/* SLD on in the kernel and a hypervisor here */
+	char hv[256];		/* titles of the unprepared hypervisors */
+};
+
+static bool sys_module_loaded(const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	return !sldctl_path(path, sizeof(path), "/sys/module/%s", name) &&
+	       !stat(path, &st);
+}
+
+static void read_knobs(struct facts *x)
+{
+	char path[PATH_MAX];
+
+	if (!x->h.loaded)
+		return;
+	knob_read("enabled", &x->enabled);
+	knob_read("on_hypervisor", &x->policy);
+	if (!sldctl_path(path, sizeof(path), STATUS_DIR "/degraded"))
+		sldctl_read_value(path, &x->degraded);
+}
+
+static void cpu_findings(const struct facts *x, struct findings *f)
+{
+	const struct host *h = &x->h;
+
+	if (h->cpuinfo_err)
+		doc_add(f, "cpu-unknown", DOC_ERROR, NULL,
+			"/proc/cpuinfo could not be read (%s), so the CPU's split-lock support is unknown.",
+			strerror(-h->cpuinfo_err));
+	else if (h->cpu_sld == 1)
+		doc_add(f, "cpu-split-lock-detect", DOC_INFO, NULL,
+			"The CPU has split-lock detection: an atomic operation across a cache line raises #AC.");
+	else if (h->cpu_bld == 1)
+		doc_add(f, "cpu-bus-lock-detect-only", DOC_INFO, NULL,
+			"The CPU has bus-lock detection but no split-lock detection: no #AC, so guests are not at risk.");
+	else
+		doc_add(f, "cpu-no-split-lock-detect", DOC_INFO, NULL,
+			"The CPU has no split-lock detection: split locks never raise #AC here.");
+}
+
+static void kernel_findings(const struct facts *x, struct findings *f)
+{
+	const struct host *h = &x->h;
+
+	if (!strcmp(h->mode, "off"))
+		doc_add(f, "kernel-sld-off", DOC_INFO, NULL,
+			"The kernel's split-lock detection is off (learned from %s): no #AC reaches tasks or guests.",
+			h->mode_source);
+	else if (!strcmp(h->mode, "warn"))
+		doc_add(f, "kernel-sld-warn", DOC_INFO, NULL,
+			"The kernel is in split-lock warn mode (learned from %s)%s.",
+			h->mode_source, h->mitigate == 1 ?
+			" with mitigation: an offending task is also slowed by 10 ms (kernel.split_lock_mitigate=1)" : "");
+	else
+		doc_add(f, "kernel-sld-mode", DOC_INFO, NULL,
+			"The kernel's split-lock mode is %s (learned from %s).",
+			h->mode, h->mode_source);
+}
+
+/* Installed hypervisors; sets x->needed and x->hv. */
+static void module_findings(struct facts *x, struct findings *f)
+{
+	bool sld_on = x->h.cpu_sld == 1 && (!strcmp(x->h.mode, "warn") ||
+					    !strcmp(x->h.mode, "fatal"));
+	char title[96];
+	size_t i;
+
+	if (x->inv.dir_missing)
+		doc_add(f, "modules-dir-missing", DOC_WARNING, NULL,
+			"No modules are installed for kernel %s (/lib/modules/%s is missing).",
+			x->kver, x->kver);
+	for (i = 0; i < x->inv.n; i++) {
+		const struct installed *m = &x->inv.v[i];
+
+		if (m->error || m->verdict != SLD_V_HYPERVISOR)
+			continue;
+		doc_module_title(m->name, title, sizeof(title));
+		doc_add(f, "hypervisor-installed", DOC_INFO, NULL,
+			"%s is installed (%s) and is a hypervisor that is not prepared for split-lock detection (%s)%s.",
+			title, m->path, sld_reason_name(m->reason),
+			sys_module_loaded(m->name) ? "; it is loaded" : "");
+		if (strlen(x->hv) + strlen(title) + 3 < sizeof(x->hv))
+			sprintf(x->hv + strlen(x->hv), "%s%s", *x->hv ? ", " : "", title);
+	}
+	x->needed = sld_on && *x->hv;
+}
+
+static void sld_compat_findings(const struct facts *x, struct findings *f)
+{
+	enum doc_sev need = x->needed ? DOC_ACTION : DOC_INFO;
+
+	if (!x->h.loaded && !x->inv.sld_compat) {
+		doc_add(f, "sld-compat-not-installed", need, x->needed ?
+			"apt install sld-compat-dkms (or: make dkms-install)" : NULL,
+			"sld_compat is not installed for kernel %s%s%s.", x->kver,
+			x->needed ? ", so guests of " : "", x->needed ? x->hv : "");
+		return;
+	}
+	if (!x->h.loaded) {
+		doc_add(f, "sld-compat-not-loaded", need,
+			x->needed ? "modprobe sld_compat" : NULL,
+			"sld_compat is installed (%s) but not loaded%s%s%s.",
+			x->inv.sld_compat, x->needed ? ", so guests of " : "",
+			x->needed ? x->hv : "", x->needed ? " will crash on their first split lock" : "");
+		return;
+	}
+	doc_add(f, "sld-compat-loaded", DOC_INFO, NULL,
+		"sld_compat is loaded (on_hypervisor=%s, enabled=%s).",
+		x->policy ? x->policy : "?", x->enabled ? x->enabled : "?");
+	if (x->enabled && !strcmp(x->enabled, "N"))
+		doc_add(f, "sld-compat-disabled", need,
+			"sldctl policy set enabled Y --persist",
+			"sld_compat is disabled (enabled=N): its hooks are off.");
+	if (x->policy && !strcmp(x->policy, "log"))
+		doc_add(f, "policy-log-only", need, "sldctl policy set protect --persist",
+			"on_hypervisor is 'log': hypervisor modules are only logged, their guests are not protected.");
+	if (x->degraded && strcmp(x->degraded, "none"))
+		doc_add(f, "sld-compat-degraded", DOC_WARNING, NULL,
+			"Some sld_compat features are off on this kernel: %s.",
+			x->degraded);
+}
+
+/* Compare the configuration with the knobs. */
+static void config_findings(const struct facts *x, struct findings *f)
+{
+	char dir[PATH_MAX], *v;
+	struct conf cf;
+	size_t i;
+
+	if (sldctl_path(dir, sizeof(dir), CONF_DIR))
+		return;
+	conf_init(&cf);
+	conf_load_dir(&cf, dir);
+	for (i = 0; i < cf.nerr; i++)
+		doc_add(f, "config-error", DOC_ACTION, NULL, "%s:%u: %s (fix or remove that line).",
+			cf.err[i].file, cf.err[i].line, cf.err[i].msg);
+	for (i = 0; x->h.loaded && i < cf.nent; i++) {
+		if (knob_read(cf.ent[i].key, &v))
+			continue;
+		if (strcmp(v, cf.ent[i].value))
+			doc_add(f, "config-not-applied", DOC_ACTION, "sldctl apply",
+				"%s:%u sets %s = %s but the module has %s.", cf.ent[i].file,
+				cf.ent[i].line, cf.ent[i].key, cf.ent[i].value, v);
+		free(v);
+	}
+	conf_free(&cf);
+}
+
+static void summary(const struct facts *x, struct findings *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		if (f->v[i].sev >= DOC_ACTION)
+			return;
+	if (x->needed)
+		doc_add(f, "healthy", DOC_INFO, NULL,
+			"sld_compat protects the guests of %s: nothing to do.", x->hv);
+	else
+		doc_add(f, "not-needed", DOC_INFO, NULL,
+			"This host does not need sld_compat now (%s): nothing to do.",
+			*x->hv ? "split-lock detection is off or absent" :
+			"no unprepared hypervisor module is installed");
+}
+
+static int worst(const struct findings *f)
+{
+	int rc = SLDCTL_EXIT_OK;
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		if (f->v[i].sev == DOC_ERROR)
+			return SLDCTL_EXIT_ERROR;
+		if (f->v[i].sev == DOC_ACTION)
+			rc = SLDCTL_EXIT_FOUND;
+	}
+	return rc;
+}
+
+static void print(const struct findings *f, bool as_json, int rc)
+{
+	static const char *const result[] = { "healthy", "action-needed", "error" };
+	struct json j;
+	size_t i;
+
+	if (!as_json) {
+		for (i = 0; i < f->n; i++) {
+			printf("[%s] %s: %s\n", doc_sev_name(f->v[i].sev), f->v[i].id,
+			       f->v[i].text);
+			if (f->v[i].fix)
+				printf("    fix: %s\n", f->v[i].fix);
+		}
+		printf("doctor: %s\n", result[rc]);
+		return;
+	}
+	json_init(&j, stdout, true);
+	json_begin_object(&j);
+	json_key(&j, "findings");
+	json_begin_array(&j);
+	for (i = 0; i < f->n; i++) {
+		json_begin_object_flat(&j);
+		json_key(&j, "id");
+		json_string(&j, f->v[i].id);
+		json_key(&j, "severity");
+		json_string(&j, doc_sev_name(f->v[i].sev));
+		json_key(&j, "message");
+		json_string(&j, f->v[i].text);
+		json_key(&j, "fix");
+		json_string(&j, f->v[i].fix);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_key(&j, "result");
+	json_string(&j, result[rc]);
+	json_key(&j, "exit");
+	json_uint(&j, rc);
+	json_end_object(&j);
+	json_end(&j);
+}
+
+static int kernel_release(const struct cli *c, struct utsname *u,
+			  const char **kver)
+{
+	char why[KNOB_WHY_MAX];
+	size_t i;
+
+	*kver = cli_str(c, "kernel");
+	if (!*kver) {
+		uname(u);
+		*kver = u->release;
+	}
+	for (i = 0; (*kver)[i]; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+-_~", (*kver)[i]))
+			break;
+	if (!(*kver)[i] && i <= 128 && strcmp(*kver, ".") && strcmp(*kver, ".."))
+		return 0;
+	snprintf(why, sizeof(why), "bad kernel release '%s' (letters, digits, . + - _ ~)",
+		 sldctl_q(*kver));
+	return cli_error(c, "%s", why), -1;
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+	static const struct cli_opt opts[] = {
+		{ "kernel", 'k', true, false },
+		{ NULL, 0, false, false },
+	};
+	struct cli c = { .cmd = "doctor", .opts = opts, .usage = "[--json] [--kernel KVER]" };
+	struct findings f = { 0 };
+	struct facts x = { 0 };
+	char dir[PATH_MAX];
+	struct utsname u;
+	int rc;
+
+	CLI_PARSE_OR_RETURN(&c, argc, argv);
+	if (kernel_release(&c, &u, &x.kver))
+		return SLDCTL_EXIT_ERROR;
+	host_read(&x.h);
+	read_knobs(&x);
+	cpu_findings(&x, &f);
+	kernel_findings(&x, &f);
+	if (!sldctl_path(dir, sizeof(dir), "/lib/modules/%s", x.kver))
+		inventory_scan(dir, &x.inv, &f);
+	module_findings(&x, &f);
+	sld_compat_findings(&x, &f);
+	config_findings(&x, &f);
+	summary(&x, &f);
+	rc = worst(&f);
+	print(&f, c.json, rc);
+	doc_free(&f);
+	inventory_free(&x.inv);
+	free(x.enabled);
+	free(x.policy);
+	free(x.degraded);
+	return rc;
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sldctl exempt list|add|remove: tasks whose split locks sld_compat
+ * handles without the kernel's penalty, by task name (exempt_comm),
+ * executable path (exempt_path) or cgroup v2 path (exempt_cgroup).
+ *
+ *   exempt list [--json]
+ *   exempt add|remove [--comm NAME]... [--path /ABS]... [--cgroup /CG]...
+ *                     [--persist] [--config FILE]
+ *
+ * Paths must be absolute without . or .. components (and exist, on add).
+ * Exit: 0 done, 1 the module refused the value, 2 bad input, not root,
+ * not loaded without --persist, no such knob in this module, or a file
+ * could not be written.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "admin.h"
+#include "sldctl.h"
+#include "util.h"
+
+static const struct {
+	const char *opt;
+	const char *knob;
+} by_opt[] = {
+	{ "comm", "exempt_comm" },
+	{ "path", "exempt_path" },
+	{ "cgroup", "exempt_cgroup" },
+};
+
+#define NKINDS	(sizeof(by_opt) / sizeof(by_opt[0]))
+
+static void list_human(struct admin *a)
+{
+	const char *src;
+	char *v;
+	size_t i;
+
+	for (i = 0; i < NKINDS; i++) {
+		int r = admin_current(a, by_opt[i].knob, &v, &src);
+
+		printf("%s: %s (%s)\n", by_opt[i].knob,
+		       r ? "(not supported by this sld_compat)" : v ? v : "-", src);
+		free(v);
+	}
+	if (!admin_current(a, "exempt_proactive", &v, &src) && v)
+		printf("exempt_proactive: %s (%s)\n", v, src);
+	free(v);
+}
+
+static void list_json(struct admin *a)
+{
+	const char *src = NULL;
+	char *v;
+	size_t i;
+
+	json_key(&a->j, "loaded");
+	json_bool(&a->j, a->loaded);
+	for (i = 0; i < NKINDS; i++) {
+		int r = admin_current(a, by_opt[i].knob, &v, &src);
+
+		json_key(&a->j, by_opt[i].knob);
+		admin_json_list(&a->j, r ? NULL : v ? v : "-");
+		free(v);
+	}
+	json_key(&a->j, "exempt_proactive");
+	admin_current(a, "exempt_proactive", &v, &src);
+	json_string(&a->j, v);
+	free(v);
+	json_key(&a->j, "source");
+	json_string(&a->j, src);
+	json_key(&a->j, "tasks");
+	admin_json_lines(&a->j, STATUS_DIR "/tasks");
+	json_key(&a->j, "ac_tasks");
+	admin_json_lines(&a->j, STATUS_DIR "/ac_tasks");
+}
+
+static void show(struct admin *a)
+{
+	if (a->cli->json)
+		list_json(a);
+	else
+		list_human(a);
+}
+
+static int exempt_list(int argc, char **argv)
+{
+	return admin_show(argc, argv, "exempt list", show);
+}
+
+static int exempt_edit(int argc, char **argv, bool add)
+{
+	static const struct cli_opt opts[] = {
+		{ "comm", 0, true, true },
+		{ "path", 0, true, true },
+		{ "cgroup", 0, true, true },
+		ADMIN_WRITE_OPTS,
+		{ NULL, 0, false, false },
+	};
+	struct cli c = { .opts = opts, .min_args = 0, .max_args = 0,
+			 .usage = "[--comm NAME]... [--path /ABS/PATH]... [--cgroup /CGROUP]... [--persist] [--config FILE] [--json]" };
+	struct list_change ch[NKINDS];
+	const struct cli_val *v;
+	struct admin a;
+	size_t i;
+	int rc, any = 0, nch = 0;
+
+	c.cmd = add ? "exempt add" : "exempt remove";
+	CLI_PARSE_OR_RETURN(&c, argc, argv);
+	for (i = 0; i < NKINDS; i++)
+		any += cli_get(&c, by_opt[i].opt)->n;
+	if (!any)
+		return cli_error(&c, "nothing to %s: give --comm, --path or --cgroup",
+				 add ? "add" : "remove"), SLDCTL_EXIT_ERROR;
+	rc = admin_begin(&a, &c, true);
+	if (rc)
+		return rc;
+	for (i = 0; i < NKINDS && !rc; i++) {
+		v = cli_get(&c, by_opt[i].opt);
+		if (v->n)
+			rc = admin_check_names(&a, knob_find(by_opt[i].knob),
+					       (char **)v->values, v->n, add);
+	}
+	for (i = 0; i < NKINDS && !rc; i++) {
+		v = cli_get(&c, by_opt[i].opt);
+		if (v->n)
+			rc = admin_list_plan(&a, knob_find(by_opt[i].knob), add,
+					     (char **)v->values, v->n, &ch[nch++]);
+	}
+	if (rc)
+		admin_changes_free(ch, nch);
+	else
+		rc = admin_changes_apply(&a, ch, nch);
+	return admin_end(&a, rc);
+}
+
+static int exempt_add(int argc, char **argv)
+{
+	return exempt_edit(argc, argv, true);
+}
+
+static int exempt_remove(int argc, char **argv)
+{
+	return exempt_edit(argc, argv, false);
+}
+
+int cmd_exempt(int argc, char **argv)
+{
+	static const struct admin_action actions[] = {
+		{ "list", exempt_list },
+		{ "add", exempt_add },
+		{ "remove", exempt_remove },
+		{ NULL, NULL },
+	};
+
+	return admin_dispatch("exempt", actions, argc, argv);
+}

@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Knob definitions, value checks, list planning and sysfs access (see
+ * knob.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "knob.h"
+#include "util.h"
+
+#define MODNAME_MAX	55
+#define COMM_MAX	15
+#define KPATH_MAX	4095
+
+static const struct knob_def knobs[] = {
+	{ "enabled", KNOB_SCALAR, "Y or N", knob_check_bool, false },
+	{ "verbose", KNOB_SCALAR, "level 0-3", knob_check_verbose, false },
+	{ "on_hypervisor", KNOB_SCALAR, "protect, disable, refuse or log",
+	  knob_check_policy, false },
+	{ "exempt_proactive", KNOB_SCALAR, "Y or N", knob_check_bool, false },
+	{ "safe_modules", KNOB_LIST, "module name", knob_check_module, false },
+	{ "hypervisor_modules", KNOB_LIST, "module name", knob_check_module,
+	  false },
+	{ "exempt_comm", KNOB_LIST, "task name", knob_check_comm, false },
+	{ "exempt_path", KNOB_LIST, "absolute path", knob_check_path, true },
+	{ "exempt_cgroup", KNOB_LIST, "cgroup path", knob_check_cgroup, true },
+};
+
+const struct knob_def *knob_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
+		if (!strcmp(knobs[i].name, name))
+			return &knobs[i];
+	return NULL;
+}
+
+static int why_set(char *why, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int why_set(char *why, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Printable ASCII without space and comma, at most max bytes. */
+static int check_token(const char *v, size_t max, const char *what,
+		       char *why, size_t n)
+{
+	size_t i, len = strlen(v);
+
+	if (!len)
+		return why_set(why, n, "empty %s", what);
+	if (len > max)
+		return why_set(why, n, "%s longer than %zu characters", what, max);
+	for (i = 0; i < len; i++) {
+		unsigned char ch = v[i];
+
+		if (ch == ' ' || ch == '\t')
+			return why_set(why, n, "whitespace in %s", what);
+		if (ch < 0x20 || ch >= 0x7f)
+			return why_set(why, n, "byte 0x%02x at position %zu of %s (only printable ASCII)",
+				       ch, i + 1, what);
+		if (ch == ',')
+			return why_set(why, n, "comma in %s (commas separate list entries)",
+				       what);
+	}
+	if (v[0] == '+' || v[0] == '-')
+		return why_set(why, n, "%s starts with '%c'", what, v[0]);
+	return 0;
+}
+
+int knob_check_module(char *v, char *why, size_t n)
+{
+	size_t i;
+
+	if (check_token(v, MODNAME_MAX, "module name", why, n))
+		return -1;
+	for (i = 0; v[i]; i++)
+		if (!(v[i] == '_' || v[i] == '-' || (v[i] >= '0' && v[i] <= '9') ||
+		      (v[i] >= 'a' && v[i] <= 'z') || (v[i] >= 'A' && v[i] <= 'Z')))
+			return why_set(why, n, "'%c' in module name (allowed: a-z A-Z 0-9 _ -)",
+				       v[i]);
+	return 0;
+}
+
+int knob_check_comm(char *v, char *why, size_t n)
+{
+	return check_token(v, COMM_MAX, "task name", why, n);
+}
+
+/* Absolute, normalised: no empty, "." or ".." component, no trailing '/'. */
+static int check_abs(const char *v, const char *what, char *why, size_t n)
+{
+	const char *p, *c;
+	size_t len;
+
+	if (check_token(v, KPATH_MAX, what, why, n))
+		return -1;
+	if (v[0] != '/')
+		return why_set(why, n, "%s must be absolute (start with /)", what);
+	for (c = v + 1; ; c = p + 1) {
+		p = strchr(c, '/');
+		len = p ? (size_t)(p - c) : strlen(c);
+		if (!len)
+			return why_set(why, n, "empty component ('//' or a trailing '/') in %s",
+				       what);
+		if ((len == 1 && c[0] == '.') || (len == 2 && !strncmp(c, "..", 2)))
+			return why_set(why, n, "'%.*s' component in %s (give the path without . or ..)",
+				       (int)len, c, what);
+		if (!p)
+			return 0;
+	}
+}
+
+int knob_check_path(char *v, char *why, size_t n)
+{
+	if (!strcmp(v, "/"))
+		return why_set(why, n, "'/' is not an executable");
+	return check_abs(v, "path", why, n);
+}
+
+int knob_check_cgroup(char *v, char *why, size_t n)
+{
+	if (!strcmp(v, "/"))
+		return why_set(why, n, "the root cgroup '/' would exempt every task");
+	return check_abs(v, "cgroup path", why, n);
+}
+
+int knob_check_exists(const struct knob_def *d, const char *v, char *why,
+		      size_t n)
+{
+	char path[PATH_MAX + 64];
+	bool dir = d->check == knob_check_cgroup;
+	struct stat st;
+
+	if (!d->must_exist)
+		return 0;
+	if (sldctl_path(path, sizeof(path), "%s%s", dir ? CGROUP_DIR : "", v))
+		return why_set(why, n, "path too long");
+	if (stat(path, &st))
+		return why_set(why, n, "%s: %s", path, strerror(errno));
+	if (dir && !S_ISDIR(st.st_mode))
+		return why_set(why, n, "%s is not a cgroup directory", path);
+	if (!dir && !S_ISREG(st.st_mode))
+		return why_set(why, n, "%s is not a regular file", path);
+	return 0;
+}
+
+int knob_check_bool(char *v, char *why, size_t n)
+{
+	if (!strcmp(v, "Y") || !strcmp(v, "y") || !strcmp(v, "1")) {
+		strcpy(v, "Y");
+		return 0;
+	}
+	if (!strcmp(v, "N") || !strcmp(v, "n") || !strcmp(v, "0")) {
+		strcpy(v, "N");
+		return 0;
+	}
+	return why_set(why, n, "'%s' is not Y or N (also y/n, 1/0)", sldctl_q(v));
+}
+
+int knob_check_verbose(char *v, char *why, size_t n)
+{
+	if (v[0] >= '0' && v[0] <= '3' && !v[1])
+		return 0;
+	return why_set(why, n, "'%s' is not a level 0, 1, 2 or 3", sldctl_q(v));
+}
+
+int knob_check_policy(char *v, char *why, size_t n)
+{
+	static const char *const p[] = { "protect", "disable", "refuse", "log" };
+	size_t i;
+
+	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++)
+		if (!strcmp(v, p[i]))
+			return 0;
+	return why_set(why, n, "'%s' is not protect, disable, refuse or log",
+		       sldctl_q(v));
+}
+
+/* ---- lists ------------------------------------------------------------ */
+
+void list_free(struct name_list *l)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	l->n = 0;
+}
+
+int list_parse(const char *text, struct name_list *l, char *why, size_t n)
+{
+	const char *p = text, *e;
+
+	l->n = 0;
+	if (!*text || !strcmp(text, "-"))
+		return 0;
+	for (;;) {
+		e = strchr(p, ',');
+		if (l->n >= KNOB_LIST_MAX) {
+			list_free(l);
+			return why_set(why, n, "more than %d entries", KNOB_LIST_MAX);
+		}
+		l->v[l->n] = strndup(p, e ? (size_t)(e - p) : strlen(p));
+		if (!l->v[l->n]) {
+			list_free(l);
+			return why_set(why, n, "out of memory");
+		}
+		l->n++;
+		if (!e)
+			return 0;
+		p = e + 1;
+	}
+}
+
+static bool name_eq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if ((*a == '-' ? '_' : *a) != (*b == '-' ? '_' : *b))
+			return false;
+	return !*a && !*b;
+}
+
+int list_find(const struct name_list *l, const char *name)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (name_eq(l->v[i], name))
+			return i;
+	return -1;
+}
+
+char *list_join(const struct name_list *l)
+{
+	size_t len = 2;
+	char *s;
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		len += strlen(l->v[i]) + 1;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	strcpy(s, l->n ? "" : "-");
+	for (i = 0; i < l->n; i++) {
+		if (i)
+			strcat(s, ",");
+		strcat(s, l->v[i]);
+	}
+	return s;
+}
+
+static int list_copy(struct name_list *dst, const struct name_list *src)
+{
+	int i;
+
+	dst->n = 0;
+	for (i = 0; i < src->n; i++) {
+		dst->v[i] = strdup(src->v[i]);
+		if (!dst->v[i]) {
+			list_free(dst);
+			return -1;
+		}
+		dst->n++;
+	}
+	return 0;
+}
+
+/* Append "+name"/"-name" to the edit string. */
+static int edit_add(char **edit, bool add, const char *name)
+{
+	char *s;
+
+	if (asprintf(&s, "%s%s%c%s", *edit ? *edit : "", *edit ? "," : "",
+		     add ? '+' : '-', name) < 0)
+		return -1;
+	free(*edit);
+	*edit = s;
+	return 0;
+}
+
+static int plan_one(struct name_list *after, bool add, const char *name,
+		    char **edit, int *skipped, char *why, size_t n)
+{
+	int at = list_find(after, name);
+
+	if (add && at >= 0) {
+		(*skipped)++;
+		return 0;
+	}
+	if (!add && at < 0)
+		return why_set(why, n, "'%s' is not listed", sldctl_q(name));
+	if (add && after->n >= KNOB_LIST_MAX)
+		return why_set(why, n, "the list is full (%d entries)", KNOB_LIST_MAX);
+	if (edit_add(edit, add, name))
+		return why_set(why, n, "out of memory");
+	if (add) {
+		after->v[after->n] = strdup(name);
+		if (!after->v[after->n])
+			return why_set(why, n, "out of memory");
+		after->n++;
+		return 0;
+	}
+	free(after->v[at]);
+	memmove(&after->v[at], &after->v[at + 1],
+		(after->n - at - 1) * sizeof(after->v[0]));
+	after->n--;
+	return 0;
+}
+
+int list_plan(const struct name_list *cur, bool add, char **names, int nnames,
+	      struct name_list *after, char **edit, int *skipped,
+	      char *why, size_t n)
+{
+	int i, j;
+
+	*edit = NULL;
+	*skipped = 0;
+	for (i = 0; i < nnames; i++)
+		for (j = 0; j < i; j++)
+			if (name_eq(names[i], names[j]))
+				return why_set(why, n, "'%s' given twice",
+					       sldctl_q(names[i]));
+	if (list_copy(after, cur))
+		return why_set(why, n, "out of memory");
+	for (i = 0; i < nnames; i++) {
+		if (plan_one(after, add, names[i], edit, skipped, why, n)) {
+			list_free(after);
+			free(*edit);
+			*edit = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- sysfs ------------------------------------------------------------ */
+
+bool knob_module_loaded(void)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	return !sldctl_path(path, sizeof(path), PARAMS_DIR) &&
+	       !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+int knob_read(const char *name, char **value)
+{
+	char path[PATH_MAX];
+
+	if (sldctl_path(path, sizeof(path), PARAMS_DIR "/%s", name))
+		return -ENAMETOOLONG;
+	return sldctl_read_value(path, value);
+}
+
+static int write_once(const char *path, const char *value)
+{
+	size_t len = strlen(value);
+	ssize_t k;
+	int fd, err;
+
+	/* O_TRUNC means nothing to sysfs; it keeps a fake tree's files exact. */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	k = write(fd, value, len);
+	err = k < 0 ? -errno : 0;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && (size_t)k != len)
+		err = -EIO;
+	return err;
+}
+
+int knob_write(const char *name, const char *value, char *why, size_t n)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int err;
+
+	if (sldctl_path(path, sizeof(path), PARAMS_DIR "/%s", name))
+		return why_set(why, n, "path too long"), -ENAMETOOLONG;
+	if (stat(path, &st)) {
+		err = -errno;
+		if (err == -ENOENT)
+			why_set(why, n, "this sld_compat has no knob '%s' (no %s; module too old?)",
+				name, path);
+		else
+			why_set(why, n, "%s: %s", path, strerror(-err));
+		return err;
+	}
+	err = write_once(path, value);
+	if (!err)
+		return 0;
+	if (err == -EINVAL)
+		why_set(why, n, "sld_compat refused '%s' for %s (EINVAL; dmesg says why)",
+			sldctl_q(value), name);
+	else if (err == -EACCES || err == -EPERM)
+		why_set(why, n, "cannot write %s: %s (root required)", path,
+			strerror(-err));
+	else
+		why_set(why, n, "writing %s: %s", path, strerror(-err));
+	return err;
+}
