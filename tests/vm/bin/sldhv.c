@@ -26,6 +26,11 @@
  *                                 prints "handled=H sigbus=S mean_us=M"
  *   sldhv cat FILE                print FILE (as this task, e.g. when
  *                                 started under an exempt name)
+ *   sldhv pingpong N [DEV]        two threads on CPU 0 pass a byte N times
+ *                                 through pipes (2 context switches per
+ *                                 round); with DEV both first RUN once, so
+ *                                 both are protected. Prints
+ *                                 "switches=S ns_per_switch=X"
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -301,6 +306,56 @@ static int cmd_acuser(int argc, char **argv)
 	return 0;
 }
 
+struct pong {
+	int in, out, dev;
+	unsigned long n;
+};
+
+static void *pong_thread(void *arg)
+{
+	struct pong *p = arg;
+	struct fx_run r;
+	unsigned long i;
+	char c = 0;
+
+	if (pin(0) || (p->dev >= 0 && run(p->dev, 0, 0, 1, 0, &r)))
+		exit(1);
+	for (i = 0; i < p->n; i++)
+		if (read(p->in, &c, 1) != 1 || write(p->out, &c, 1) != 1)
+			exit(1);
+	return NULL;
+}
+
+static int cmd_pingpong(int argc, char **argv)
+{
+	int a[2], b[2], dev = -1;
+	struct pong p;
+	unsigned long n, i;
+	struct fx_run r;
+	pthread_t t;
+	double t0;
+	char c = 0;
+
+	if (argc < 3 || argc > 4 || pipe(a) || pipe(b))
+		return usage();
+	n = num(argv[2]);
+	if (argc == 4)
+		dev = open_dev(argv[3]);
+	if (!n || pin(0) || (dev >= 0 && run(dev, 0, 0, 1, 0, &r)))
+		return 1;
+	p = (struct pong){ .in = a[0], .out = b[1], .dev = dev, .n = n };
+	pthread_create(&t, NULL, pong_thread, &p);
+	usleep(10000);
+	t0 = now_us();
+	for (i = 0; i < n; i++)
+		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
+			return 1;
+	printf("switches=%lu ns_per_switch=%.0f\n", 2 * n,
+	       (now_us() - t0) * 1000 / (2 * n));
+	pthread_join(t, NULL);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -326,6 +381,8 @@ int main(int argc, char **argv)
 		return cmd_forkrun(argc, argv);
 	if (!strcmp(argv[1], "migrate"))
 		return cmd_migrate(argc, argv);
+	if (!strcmp(argv[1], "pingpong"))
+		return cmd_pingpong(argc, argv);
 	if (!strcmp(argv[1], "acuser"))
 		return cmd_acuser(argc, argv);
 	if (!strcmp(argv[1], "cat") && argc == 3) {

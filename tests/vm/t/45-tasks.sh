@@ -85,6 +85,19 @@ if [ $(($(acct_sum toggles_off) - sw0)) -ge 20 ]; then ok "migrate: held off at 
 else nok "migrate: held off at least once per run"; fi
 balanced "after migration"
 
+# ---- context switches: nothing for unprotected tasks, <= 2 writes per switch ----
+t0=$(($(acct_sum toggles_off) + $(acct_sum toggles_on)))
+out=$(sldhv pingpong 2000)
+is "$(($(acct_sum toggles_off) + $(acct_sum toggles_on)))" "$t0" "pingpong, unprotected: $(field "$out" switches) switches, no toggle"
+diag "unprotected: $out"
+t0=$(($(acct_sum toggles_off) + $(acct_sum toggles_on)))
+out=$(sldhv pingpong 2000 fx_hv)
+d=$(($(acct_sum toggles_off) + $(acct_sum toggles_on) - t0))
+diag "protected: $out, toggles $d"
+if [ "$d" -ge 4000 ] && [ "$d" -le 8040 ]; then ok "pingpong, both protected: $d toggles for 4000 switches (<= 2 per switch)"
+else nok "pingpong, both protected: $d toggles for 4000 switches (<= 2 per switch)"; fi
+balanced "after pingpong"
+
 # ---- the #AC paths for a protected task --------------------------------------
 plain=$(sldtest ac user 5)
 pmean=$(field "$plain" mean_us)
