@@ -4,6 +4,8 @@
 #
 #   vm.sh KVER check   -> build/vm/KVER.tap (for prove), log in build/vm/
 #   vm.sh KVER demo    -> prints the demo's console output
+#   vm.sh KVER bench   -> runs bench/vm/*.sh instead of the suite (make bench);
+#                         their BENCH lines go to build/vm/KVER-bench.txt
 #
 # The run fails (not ok lines) if the VM does not finish, if any test
 # fails, or if dmesg shows an Oops, BUG, WARNING, general protection
@@ -61,9 +63,33 @@ if [ -d "$top/build/fixtures/$kver" ]; then
 	find "$top/build/fixtures/$kver" -name '*.ko' -exec cp {} "$root/mod/" \;
 fi
 for m in irqbypass kvm kvm-intel kvm-amd msr; do copy_kmod "$m" "$root/kmod"; done
+
+# bench: the largest module of the kernel and everything it depends on,
+# in load order (/kmod/big/order), for the insmod-cost benchmark.
+deps_of() {	# deps_of NAME: NAME's dependency closure, dependencies first
+	local f d
+	case " $seen " in *" $1 "*) return ;; esac
+	seen="$seen $1"
+	f=$(find "$kmods" \( -name "$1.ko" -o -name "$(echo "$1" | tr _ -).ko" \
+		-o -name "$(echo "$1" | tr - _).ko" \) | head -n1)
+	[ -n "$f" ] || { echo "vm.sh: no module $1" >&2; exit 1; }
+	for d in $(modinfo -F depends "$f" | tr , ' '); do deps_of "$d"; done
+	echo "$f"
+}
+if [ "$mode" = bench ]; then
+	mkdir -p "$root/tests/bench" "$root/kmod/big"
+	cp "$top"/bench/vm/*.sh "$root/tests/bench/"
+	big=$(find "$kmods" -name '*.ko' -printf '%s %p\n' | sort -n | tail -n1 | cut -d' ' -f2)
+	seen=
+	deps_of "$(basename "$big" .ko)" | while read -r f; do
+		cp "$f" "$root/kmod/big/"
+		basename "$f" .ko >> "$root/kmod/big/order"
+	done
+fi
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/$kver.initrd"
 
 log=$out/$kver-$mode.log
+[ "$mode" = bench ] && : "${VM_TIMEOUT:=1500}"
 timeout "${VM_TIMEOUT:-420}" qemu-system-x86_64 -m 1024 -smp 2 -cpu max \
 	-accel tcg -nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$out/$kver.initrd" \
@@ -72,6 +98,15 @@ timeout "${VM_TIMEOUT:-420}" qemu-system-x86_64 -m 1024 -smp 2 -cpu max \
 
 if [ "$mode" = demo ]; then
 	sed -n '/@@@ BEGIN demo/,/^@@@ END$/p' "$log" | sed '1d;$d'
+	exit 0
+fi
+if [ "$mode" = bench ]; then
+	sed -n '/@@@ BEGIN bench/,/^@@@ END$/p' "$log" | sed '1d;$d' > "$out/$kver-bench.txt"
+	grep -q '^@@@ END$' "$log" || { echo "vm.sh: bench VM did not finish, see $log" >&2; exit 1; }
+	if grep -qE 'Kernel panic|Oops|BUG[: ]|WARNING:|general protection' "$log"; then
+		echo "vm.sh: the bench VM logged a kernel error, see $log" >&2
+		exit 1
+	fi
 	exit 0
 fi
 "$top/tests/vm/collect.sh" "$kver" "$log" > "$out/$kver.tap"
