@@ -80,6 +80,11 @@ check: deps
 dkms-check:
 	prove -e bash tests/pkg/dkms-build.sh
 
+# Benchmarks (bench/): numbers, tables and plots in bench/results/. Not part
+# of `make check`; installs its own extras (bench/deps.sh).
+bench:
+	$(MAKE) -C bench all
+
 demo: deps vmbin
 	bash tests/vm/vm.sh $(firstword $(KVERS)) demo
 
@@ -88,7 +93,7 @@ clean:
 	$(MAKE) -C src clean KDIR=$(KDIR) 2>/dev/null || true
 
 .PHONY: all module tools deps vmbin unit objdump-check fuzz-short fuzz \
-	vm-check lint check check-full demo clean dkms-check FORCE
+	vm-check lint check check-full demo clean dkms-check bench FORCE
 
 # A real host: install the source under /usr/src and let DKMS build and
 # install it for the running kernel (and every future one: AUTOINSTALL).
