@@ -56,8 +56,16 @@ cp "$top/tests/vm/init" "$root/init"
 chmod +x "$root/init"
 cp "$top/tests/vm/lib.sh" "$top/tests/vm/demo.sh" "$root/tests/"
 cp -r "$top/tests/vm/t" "$root/tests/"
+# VM_ONLY=REGEX: only the suite files whose names match (development aid)
+if [ -n "${VM_ONLY:-}" ]; then
+	for f in "$root"/tests/t/*.sh; do
+		basename "$f" | grep -qE "$VM_ONLY" || rm -f "$f"
+	done
+fi
 cp "$top"/build/vmbin/* "$root/tests/bin/"
 echo "$mode" > "$root/tests/mode"
+echo "${VM_STRESS_SECS:-8}" > "$root/tests/stress_secs"
+[ -n "${VM_STRESS_FULL:-}" ] && touch "$root/tests/stress_full"
 cp "$top/build/kmod/$kver/sld_compat.ko" "$root/mod/"
 if [ -d "$top/build/fixtures/$kver" ]; then
 	find "$top/build/fixtures/$kver" -name '*.ko' -exec cp {} "$root/mod/" \;

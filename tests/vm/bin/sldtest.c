@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -107,7 +108,7 @@ static int cmd_asuser(int argc, char **argv)
 	if (argc < 4)
 		return usage();
 	uid = (uid_t)strtoul(argv[2], NULL, 10);
-	if (setgid(uid) || setuid(uid)) {
+	if (setgroups(0, NULL) || setgid(uid) || setuid(uid)) {
 		perror("sldtest: setuid");
 		return 1;
 	}
