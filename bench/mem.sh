@@ -18,7 +18,7 @@ make -s -C "$b" KVER="$kver" > "$b.log" 2>&1 || { cat "$b.log"; exit 1; }
 ko=$b/sld_compat.ko
 {
 	echo "# sld_compat.ko built for $kver"
-	size "$ko" | sed 's/^/size: /'
+	size "$ko" | sed "s|$b/||; s/^/size: /"
 	size -A "$ko" | awk '$1 ~ /^\.(text|init\.text|exit\.text|data|rodata|bss)/ { print "section: " $1 " " $2 }'
 	for s in modrec task_rec exempt_list name_set sld_cpu_account pending ${PER_TASK:-}; do
 		sz=$(pahole -C "$s" "$ko" 2>/dev/null | sed -n 's/.*\/\* size: \([0-9]*\),.*/\1/p' | tail -n1)
