@@ -57,6 +57,13 @@ check-full: deps
 vm-check: vmbin
 	bash tests/vm/check.sh
 
+# The stress suite in full on every kernel: knobstress phases of
+# STRESS_SECS each, including phase 3 (everything at once), which make
+# check leaves out while it oopses (see tests/vm/t/26-knobstress.sh).
+STRESS_SECS ?= 120
+check-stress: deps vmbin
+	VM_STRESS_SECS=$(STRESS_SECS) VM_STRESS_FULL=1 VM_TIMEOUT=1500 bash tests/vm/check.sh
+
 # Lint builds of the module for every kernel of the suite: W=1 and sparse.
 lint:
 	@set -e; for k in $(KVERS); do \
@@ -81,6 +88,11 @@ check: deps
 dkms-check:
 	prove -e bash tests/pkg/dkms-build.sh
 
+# Benchmarks (bench/): numbers, tables and plots in bench/results/. Not part
+# of `make check`; installs its own extras (bench/deps.sh).
+bench:
+	$(MAKE) -C bench all
+
 demo: deps vmbin
 	bash tests/vm/vm.sh $(firstword $(KVERS)) demo
 
@@ -89,7 +101,7 @@ clean:
 	$(MAKE) -C src clean KDIR=$(KDIR) 2>/dev/null || true
 
 .PHONY: all module tools deps vmbin unit objdump-check fuzz-short fuzz \
-	vm-check lint check check-full demo clean dkms-check FORCE
+	vm-check lint check check-full check-stress demo clean dkms-check bench FORCE
 
 # A real host: install the source under /usr/src and let DKMS build and
 # install it for the running kernel (and every future one: AUTOINSTALL).

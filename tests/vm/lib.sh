@@ -37,9 +37,17 @@ fails() {
 # it expects it (an extended regex matched against the line).
 expect_dmesg() { echo "# expect-dmesg: $*"; }
 
-# Lines the kernel logged since mark_dmesg.
-mark_dmesg() { dmesg | wc -l > /tmp/dmesg.mark; }
-new_dmesg() { dmesg | tail -n +$(($(cat /tmp/dmesg.mark) + 1)); }
+# Lines the kernel logged since mark_dmesg. A marker line in the log, not
+# a line count: the count stops growing once the ring buffer is full
+# (the stress tests fill it).
+mark_dmesg() {
+	_s=$(($(cat /tmp/dmesg.seq 2>/dev/null || echo 0) + 1))
+	echo $_s > /tmp/dmesg.seq
+	_m="sldtest-mark-$_s"
+	echo "$_m" > /tmp/dmesg.mark
+	echo "$_m" > /dev/kmsg
+}
+new_dmesg() { dmesg | sed -n "/$(cat /tmp/dmesg.mark)\$/,\$p" | sed 1d; }
 
 load() { insmod $MOD "$@"; }
 unload() { rmmod sld_compat; }

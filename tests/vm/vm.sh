@@ -6,6 +6,8 @@
 #   vm.sh KVER smt     -> build/vm/KVER-smt.tap: tests/vm/t-smt on one
 #                         core with two threads
 #   vm.sh KVER demo    -> prints the demo's console output
+#   vm.sh KVER bench   -> runs bench/vm/*.sh instead of the suite (make bench);
+#                         their BENCH lines go to build/vm/KVER-bench.txt
 #
 # SLD_KO=FILE boots that sld_compat.ko (.ko, .ko.xz or .ko.zst, e.g. one
 # DKMS built and signed) instead of building src/, with no fixtures and no
@@ -106,6 +108,8 @@ if [ -n "${VM_ONLY:-}" ]; then
 	done
 fi
 echo "$mode" > "$root/tests/mode"
+echo "${VM_STRESS_SECS:-8}" > "$root/tests/stress_secs"
+[ -n "${VM_STRESS_FULL:-}" ] && touch "$root/tests/stress_full"
 if [ -n "${SLD_KO:-}" ]; then
 	case $SLD_KO in
 	*.xz) xz -dc "$SLD_KO" > "$root/mod/sld_compat.ko" ;;
@@ -121,9 +125,33 @@ if [ -z "${SLD_KO:-}" ] && [ -d "$top/build/fixtures/$kver" ]; then
 fi
 for m in irqbypass kvm kvm-intel kvm-amd msr; do copy_kmod "$m" "$root/kmod"; done
 add_udev
+
+# bench: the largest module of the kernel and everything it depends on,
+# in load order (/kmod/big/order), for the insmod-cost benchmark.
+deps_of() {	# deps_of NAME: NAME's dependency closure, dependencies first
+	local f d
+	case " $seen " in *" $1 "*) return ;; esac
+	seen="$seen $1"
+	f=$(find "$kmods" \( -name "$1.ko" -o -name "$(echo "$1" | tr _ -).ko" \
+		-o -name "$(echo "$1" | tr - _).ko" \) | head -n1)
+	[ -n "$f" ] || { echo "vm.sh: no module $1" >&2; exit 1; }
+	for d in $(modinfo -F depends "$f" | tr , ' '); do deps_of "$d"; done
+	echo "$f"
+}
+if [ "$mode" = bench ]; then
+	mkdir -p "$root/tests/bench" "$root/kmod/big"
+	cp "$top"/bench/vm/*.sh "$root/tests/bench/"
+	big=$(find "$kmods" -name '*.ko' -printf '%s %p\n' | sort -n | tail -n1 | cut -d' ' -f2)
+	seen=
+	deps_of "$(basename "$big" .ko)" | while read -r f; do
+		cp "$f" "$root/kmod/big/"
+		basename "$f" .ko >> "$root/kmod/big/order"
+	done
+fi
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/$kver.initrd"
 
 log=$out/$kver-$mode.log
+[ "$mode" = bench ] && : "${VM_TIMEOUT:=1500}"
 timeout "${VM_TIMEOUT:-420}" qemu-system-x86_64 -m 1024 -smp $smp -cpu $cpu \
 	-accel tcg -nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$out/$kver.initrd" \
@@ -132,6 +160,15 @@ timeout "${VM_TIMEOUT:-420}" qemu-system-x86_64 -m 1024 -smp $smp -cpu $cpu \
 
 if [ "$mode" = demo ]; then
 	sed -n '/@@@ BEGIN demo/,/^@@@ END$/p' "$log" | sed '1d;$d'
+	exit 0
+fi
+if [ "$mode" = bench ]; then
+	sed -n '/@@@ BEGIN bench/,/^@@@ END$/p' "$log" | sed '1d;$d' > "$out/$kver-bench.txt"
+	grep -q '^@@@ END$' "$log" || { echo "vm.sh: bench VM did not finish, see $log" >&2; exit 1; }
+	if grep -qE 'Kernel panic|Oops|BUG[: ]|WARNING:|general protection' "$log"; then
+		echo "vm.sh: the bench VM logged a kernel error, see $log" >&2
+		exit 1
+	fi
 	exit 0
 fi
 if [ "$mode" = smt ]; then

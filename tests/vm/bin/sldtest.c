@@ -9,16 +9,22 @@
  *   sldtest asuser UID CMD...   drop to UID/GID and exec CMD
  *   sldtest ac user|guest [N]   N (default 1) split-lock #AC handler calls
  *                               through /dev/fx_actest; prints
- *                               "handled=H sigbus=S mean_us=M"
+ *                               "handled=H sigbus=S mean_us=M mean_ns=M"
+ *   sldtest ac null [N]         the same ioctl round trip without a handler
+ *                               (the fixture answers ENOTTY): the baseline
+ *   sldtest timeit CMD...       run CMD, print "ns=N rc=R" (wall time)
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,7 +32,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest [N]\n");
+	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest|null [N] | timeit CMD...\n");
 	return 2;
 }
 
@@ -102,7 +108,7 @@ static int cmd_asuser(int argc, char **argv)
 	if (argc < 4)
 		return usage();
 	uid = (uid_t)strtoul(argv[2], NULL, 10);
-	if (setgid(uid) || setuid(uid)) {
+	if (setgroups(0, NULL) || setgid(uid) || setuid(uid)) {
 		perror("sldtest: setuid");
 		return 1;
 	}
@@ -124,15 +130,19 @@ static int cmd_ac(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_sigbus };
 	unsigned long cmd, i, n = 1, handled = 0;
 	struct timespec t0, t1;
+	bool null;
 	double us;
 	int fd, r;
 
 	if (argc < 3 || argc > 4)
 		return usage();
+	null = !strcmp(argv[2], "null");
 	if (!strcmp(argv[2], "user"))
 		cmd = FX_AC_USER;
 	else if (!strcmp(argv[2], "guest"))
 		cmd = FX_AC_GUEST;
+	else if (null)
+		cmd = _IO('S', 0);
 	else
 		return usage();
 	if (argc == 4)
@@ -149,6 +159,8 @@ static int cmd_ac(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < n; i++) {
 		r = ioctl(fd, cmd);
+		if (r < 0 && null && errno == ENOTTY)
+			continue;
 		if (r < 0) {
 			printf("%s\n", strerrorname_np(errno));
 			return 1;
@@ -157,9 +169,40 @@ static int cmd_ac(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	us = ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e3;
-	printf("handled=%lu sigbus=%d mean_us=%.0f\n", handled,
-	       (int)sigbus_seen, us / n);
+	printf("handled=%lu sigbus=%d mean_us=%.0f mean_ns=%.0f\n", handled,
+	       (int)sigbus_seen, us / n, us * 1e3 / n);
 	close(fd);
+	return 0;
+}
+
+static int cmd_timeit(int argc, char **argv)
+{
+	struct timespec t0, t1;
+	pid_t pid;
+	int st;
+
+	if (argc < 3)
+		return usage();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (pid < 0) {
+		perror("sldtest: fork");
+		return 1;
+	}
+	if (!pid) {
+		execvp(argv[2], argv + 2);
+		perror("sldtest: exec");
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0) {
+		perror("sldtest: waitpid");
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("ns=%lld rc=%d\n",
+	       (long long)(t1.tv_sec - t0.tv_sec) * 1000000000LL +
+	       (t1.tv_nsec - t0.tv_nsec),
+	       WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 	return 0;
 }
 
@@ -173,5 +216,7 @@ int main(int argc, char **argv)
 		return cmd_asuser(argc, argv);
 	if (!strcmp(argv[1], "ac"))
 		return cmd_ac(argc, argv);
+	if (!strcmp(argv[1], "timeit"))
+		return cmd_timeit(argc, argv);
 	return usage();
 }

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn bench/results' raw numbers into summary.md (the table) and the
+plots (gnuplot, PNG). Ratios are computed per round from numbers measured
+side by side in that round, then summarised as median [min..max].
+
+usage: report.py RESULTS_DIR
+"""
+import os
+import statistics
+import subprocess
+import sys
+from collections import defaultdict
+
+res = sys.argv[1]
+out = []
+
+
+def med(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def spread(xs, fmt="{:.1f}"):
+    if not xs:
+        return "n/a"
+    return (fmt + " [" + fmt + " .. " + fmt + "]").format(med(xs), min(xs), max(xs))
+
+
+def gnuplot(script):
+    subprocess.run(["gnuplot"], input=script, text=True, check=True, cwd=res)
+
+
+# ---- scan throughput -------------------------------------------------------
+scan = os.path.join(res, "scan.tsv")
+if os.path.exists(scan):
+    rows = [l.rstrip("\n").split("\t") for l in open(scan)][1:]
+    # (set, engine) -> rep -> (bytes/cpu_s, bytes/wall_s, insns)
+    by = defaultdict(dict)
+    for rep, st, eng, nbytes, wall, cpu, insns, _bad in rows:
+        by[(st, eng)][rep] = (int(nbytes) / int(cpu) * 1e9, int(nbytes) / int(wall) * 1e9,
+                              int(insns), int(nbytes))
+    reps = sorted(by[("all", "x86scan")], key=int)
+    out.append("## Scan throughput (%s rounds, CPU time; bytes of executable sections)\n" % len(reps))
+    nb = by[("all", "x86scan")][reps[0]][3]
+    ns = by[("sample", "x86scan")][reps[0]][3]
+    out.append("All modules: %.1f MB of text; objdump on the %.1f MB of the "
+               "tests/objdump sample (its own x86scan pass in the same round).\n" % (nb / 1e6, ns / 1e6))
+    out.append("| engine | set | MB/s median [min .. max] | x86scan is N x faster: median [min .. max] | instructions |")
+    out.append("|---|---|---|---|---|")
+    plot = []
+    for st, eng in [("all", "x86scan"), ("all", "kernel"), ("all", "zydis"),
+                    ("all", "zydis-full"), ("sample", "x86scan"), ("sample", "objdump")]:
+        if (st, eng) not in by:
+            continue
+        d = by[(st, eng)]
+        mbs = [d[r][0] / 1e6 for r in reps if r in d]
+        ratios = [by[(st, "x86scan")][r][0] / d[r][0] for r in reps if r in d]
+        insns = d[reps[0]][2]
+        out.append("| %s | %s | %s | %s | %s |" % (
+            eng, st, spread(mbs), "-" if eng == "x86scan" else spread(ratios, "{:.2f}"),
+            insns if insns else "(not counted)"))
+        plot.append("%s(%s) %.2f %.2f %.2f" % (eng, st, med(mbs), min(mbs), max(mbs)))
+    agree = os.path.join(res, "scan-agree.txt")
+    if os.path.exists(agree):
+        out.append("\nAgreement with objdump 2.40 (every instruction boundary and finding): " +
+                   "; ".join(l.strip() for l in open(agree)) + "\n")
+    open(os.path.join(res, "scan.dat"), "w").write("\n".join(plot) + "\n")
+    gnuplot("""set terminal png size 900,420
+set output 'scan.png'
+set title 'Decoding throughput over module text (median, min..max; CPU time)'
+set ylabel 'MB/s'
+set style fill solid 0.6
+set boxwidth 0.6
+set yrange [0:*]
+set xtics rotate by -20
+plot 'scan.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerrorbars lc rgb 'black' pt 0 notitle
+""")
+
+# ---- VM: #AC latency, load cost ------------------------------------------------
+vm = os.path.join(res, "vm-raw.txt")
+if os.path.exists(vm):
+    lines = [l.rstrip("\n").split("\t") for l in open(vm) if l.startswith("BENCH\t")]
+    ac = defaultdict(dict)
+    load = defaultdict(dict)
+    slot = []
+    bigname = "largest module"
+    for l in open(vm):
+        if l.startswith("# bench: largest module "):
+            bigname = l.split()[4] + " (largest)"
+    for f in lines:
+        if f[1] == "ac" and f[4]:
+            ac[f[3]][f[2]] = int(f[4])
+        elif f[1] == "load" and f[4]:
+            load[f[3]][f[2]] = int(f[4])
+        elif f[1] == "ctxsw":
+            slot.append(f[-1])
+    if ac:
+        rounds = sorted(ac["exempt-user"], key=int)
+        out.append("## #AC handling latency in the VM (%d rounds; ns per handler call, "
+                   "one ioctl round trip each)\n" % len(rounds))
+        out.append("| case | ns median [min .. max] | kernel path / exempt path, per round |")
+        out.append("|---|---|---|")
+        plot = []
+        for c in ["exempt-user", "kernel-user-m1", "kernel-user-m0", "exempt-guest",
+                  "kernel-guest-m1", "kernel-guest-m0", "null"]:
+            xs = [ac[c][r] for r in rounds if r in ac[c]]
+            base = "exempt-guest" if "guest" in c else "exempt-user"
+            ratio = "-"
+            if c.startswith("kernel"):
+                ratio = spread([ac[c][r] / ac[base][r] for r in rounds if r in ac[c]],
+                               "{:.1f}")
+            out.append("| %s | %s | %s |" % (c, spread(xs, "{:.0f}"), ratio))
+            plot.append("%s %d %d %d" % (c, med(xs), min(xs), max(xs)))
+        out.append("\nnull = the same ioctl without a handler (syscall + fixture). Under TCG the "
+                   "kernel's split-lock mode is off, so its guest path is the SIGBUS branch and does "
+                   "not read split_lock_mitigate; in warn mode it calls the same split_lock_warn() "
+                   "as the user path.\n")
+        open(os.path.join(res, "ac.dat"), "w").write("\n".join(plot) + "\n")
+        gnuplot("""set terminal png size 900,420
+set output 'ac.png'
+set title '#AC handling latency in the VM (median, min..max)'
+set ylabel 'ns per call (log)'
+set logscale y
+set style fill solid 0.6
+set boxwidth 0.6
+set xtics rotate by -20
+plot 'ac.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerrorbars lc rgb 'black' pt 0 notitle
+""")
+    if load:
+        rounds = sorted(set(load["kvm-intel-with"]) & set(load["kvm-intel-without"]), key=int)
+        out.append("## insmod cost of the load-time scan in the VM (%d rounds, interleaved)\n" % len(rounds))
+        out.append("| module | without sld_compat, ms | with sld_compat, ms | added, % per round |")
+        out.append("|---|---|---|---|")
+        plot = []
+        for m in ["kvm-intel", "big"]:
+            wo = [load[m + "-without"][r] / 1e6 for r in rounds]
+            wi = [load[m + "-with"][r] / 1e6 for r in rounds]
+            add = [(a - b) / b * 100 for a, b in zip(wi, wo)]
+            label = bigname if m == "big" else m
+            out.append("| %s | %s | %s | %s |" % (label, spread(wo), spread(wi), spread(add)))
+            plot.append("\"%s\" %.1f %.1f %.1f %.1f %.1f %.1f" % (
+                label, med(wo), min(wo), max(wo), med(wi), min(wi), max(wi)))
+        it = [load["sld_compat-itself"][r] / 1e6 for r in sorted(load["sld_compat-itself"], key=int)]
+        out.append("| sld_compat itself (scans every loaded module) | | %s | |" % spread(it))
+        open(os.path.join(res, "load.dat"), "w").write("\n".join(plot) + "\n")
+        gnuplot("""set terminal png size 900,420
+set output 'load.png'
+set title 'insmod wall time in the VM (median, min..max)'
+set ylabel 'ms (log)'
+set logscale y
+set key top left
+set style data histogram
+set style histogram errorbars gap 1 lw 1
+set style fill solid 0.6
+plot 'load.dat' using 2:3:4:xtic(1) title 'without sld\\_compat', '' using 5:6:7 title 'with sld\\_compat'
+""")
+    if slot:
+        out.append("\n## Context-switch cost\n\n" + slot[0] +
+                   " (slot in bench/vm/30-ctxsw.sh).\n")
+
+# ---- memory -------------------------------------------------------------------
+mem = os.path.join(res, "memory.txt")
+if os.path.exists(mem):
+    out.append("## Memory\n")
+    out.append("```")
+    out += [l.rstrip("\n") for l in open(mem)]
+    out.append("```")
+
+open(os.path.join(res, "summary.md"), "w").write("\n".join(out) + "\n")
+print("\n".join(out))

@@ -1,0 +1,80 @@
+# Bad input, table-driven: every knob gets at least 20 malformed values
+# (empty, whitespace, huge, non-UTF-8, embedded NUL, control bytes,
+# negative, overflow, unknown names, duplicates, path traversal); each must
+# fail with EINVAL, leave the knob as it was and log the knob's rejection
+# line (knob_rejects in lib.sh).
+. /tests/lib.sh
+
+lsmod | grep -q '^sld_compat ' || load
+
+huge=$(head -c 4000 /dev/zero | tr '\0' a)	# under PAGE_SIZE, over every max_len
+page=$(head -c 8192 /dev/zero | tr '\0' 1)	# over PAGE_SIZE: sysfs cuts it to 4096
+long56=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+names65=$(i=0; while [ $i -lt 65 ]; do printf 'm%d,' $i; i=$((i + 1)); done)
+names65=${names65%,}
+names33=$(seq -s, 1 33 | sed 's/[0-9][0-9]*/n&/g')
+
+# Rejected by the byte rules every knob shares (knobs.c check_bytes) or by
+# every setter: 18 values. Escapes as sldtest write: \n \t \0 \xNN.
+generic() {
+	set -- "\\n" " " "\\t" "\\n\\n" "\\x0d" " 1" "1 " "$huge" "$page" \
+		"\\xff" "\\xc3\\x28" "\\xc3\\xa9" "\\0" "a\\0b" "\\x1b[0m" "\\x7f" \
+		"../../../etc/passwd/x" "-1"
+	for v in "$@"; do printf '%s\n' "$v"; done
+}
+
+# table KNOB VALUE...: generic values plus the knob's own, >= 20 in all.
+table() {
+	k=$1; shift
+	generic > /tmp/bad.$k
+	for v in "$@"; do printf '%s\n' "$v"; done >> /tmp/bad.$k
+	n=$(grep -c '' /tmp/bad.$k)
+	if [ "$n" -ge 20 ]; then ok "$k: $n bad values in the table"
+	else nok "$k: $n bad values in the table (want >= 20)"; fi
+	# A 0-byte write never reaches the module (sysfs returns 0 for it).
+	before=$(cat $P/$k)
+	is "$(knob_w $k '')" OK "$k: 0-byte write is a no-op of sysfs"
+	is "$(cat $P/$k)" "$before" "$k: unchanged after a 0-byte write"
+	# knob_rejects takes the values as arguments: one per line, read back.
+	set --
+	while IFS= read -r v; do set -- "$@" "$v"; done < /tmp/bad.$k
+	knob_rejects $k "$@"
+	rm -f /tmp/bad.$k
+}
+
+# Non-default starting values, so "unchanged" means something.
+is "$(knob_w verbose 2)" OK "verbose=2 before the table"
+is "$(knob_w on_hypervisor log)" OK "on_hypervisor=log before the table"
+is "$(knob_w safe_modules keep_a,keep-b)" OK "safe_modules set before the table"
+is "$(knob_w hypervisor_modules keep_h)" OK "hypervisor_modules set before the table"
+is "$(knob_w exempt_comm keep1,keep2)" OK "exempt_comm set before the table"
+
+table verbose "4" "99999999999999999999" "2147483648" "-2147483649" "+1" \
+	"0x1" "1.0" "one" "1,2" "01x" "%d"
+table enabled "2" "yes" "true" "on" "YY" "Y,N" "99999999999999999999" \
+	"-0" "%s" "y\\n\\n"
+table on_hypervisor "PROTECT" "protect,log" "refuse2" "prot" "off" \
+	"99999999999999999999" "protect\\0" "\$(reboot)" "%n"
+for k in safe_modules hypervisor_modules; do
+	table $k "a,,b" ",a" "a," "dup,dup" "a-b,a_b" "a b" "a.b" "+" \
+		"+x,y" "x,+y" "-not_listed" "$long56" "$names65" "a;b" "a/b" \
+		"../x" "keep_h,keep_a" "%s%n"
+done
+table exempt_comm ",a" "a,,b" "a," "dup,dup" "+keep1" "-not_listed" \
+	"sixteen_chars_xx" "a b" "+x,y" "x,+y" "--" "+" "$names33" "a\\tb"
+
+table exempt_path "relative/path" "./x" "/usr/bin/../../etc/passwd" \
+	"/a,,/b" "/tests/bin/sldtest,/tests/bin/sldtest" "/a/\\n/b" "/$huge" \
+	"/nonexistent" "/tests" "/tests/bin/sldtest/"
+table exempt_cgroup "relative" "/a/../../b" "/a,,/b" "/a,/a" "//" \
+	"/a b" "/" "/no_such_cgroup"
+table exempt_proactive "2" "yes" "YY" "99999999999999999999" "-0" "on"
+
+# Load time: the same setter, a bad value fails the load.
+unload
+expect_dmesg "invalid for parameter"
+for kv in "verbose=-1" "enabled=2" "on_hypervisor=bogus" "safe_modules=a,,b" \
+	"hypervisor_modules=dup,dup" "exempt_comm=sixteen_chars_xx"; do
+	fails "insmod with $kv fails" load "$kv"
+done
+fails "sld_compat not loaded after the bad insmods" sh -c "lsmod | grep -q '^sld_compat '"
