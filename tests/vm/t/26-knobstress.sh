@@ -5,12 +5,12 @@
 # whole written value, and the state consistent afterwards. Each phase runs
 # /tests/stress_secs seconds (make check: short; make check-stress: long).
 #
-# KNOWN CRASH, for the lead: `enabled` flipping while an exempt task's #AC
-# is taken over (regs->ip redirected by the ftrace-based kprobe on
-# handle_user_split_lock) oopses with RIP 0 within seconds on 6.1. So the
-# #AC thread runs in phase 1 with every knob but `enabled`, and `enabled`
-# is hammered in phase 2 without it; phase 3, everything at once, runs only
-# under make check-stress (/tests/stress_full) until that is fixed.
+# Why phase 3 (everything at once) runs only under make check-stress:
+# flipping `enabled` arms and disarms kprobes on functions other CPUs are
+# calling, and under QEMU TCG that alone crashes the guest (RIP 0) within
+# seconds: tests/vm/repro/tcg-kprobe-flip.sh does the same with the
+# kernel's own kprobe_events and no sld_compat loaded. So phase 1 runs the
+# #AC thread with every knob but `enabled`, phase 2 `enabled` without it.
 . /tests/lib.sh
 
 secs=$(cat /tests/stress_secs 2>/dev/null || echo 8)

@@ -1,0 +1,19 @@
+# Reproduction, not part of any suite: under QEMU TCG, enabling and
+# disabling a kprobe on a function that other CPUs are calling crashes the
+# guest kernel (RIP 0, "BUG: kernel NULL pointer dereference") within
+# seconds, with the kernel's own kprobe_events and no sld_compat loaded.
+# This is why the VM suite does not flip sld_compat's hooks under load.
+#   VM_T=tests/vm/repro tests/vm/vm.sh 6.1.0-57-amd64 check
+. /tests/lib.sh
+mount -t tracefs none /sys/kernel/tracing 2>/dev/null
+echo 'p:sldexp security_file_ioctl' > /sys/kernel/tracing/kprobe_events
+(i=0; while [ $i -lt 400 ]; do sldhv ioctlcost 2000 >/dev/null; i=$((i+1)); done) &
+(i=0; while [ $i -lt 400 ]; do sldhv ioctlcost 2000 >/dev/null; i=$((i+1)); done) &
+i=0
+while [ $i -lt 600 ]; do
+	echo 1 > /sys/kernel/tracing/events/kprobes/sldexp/enable
+	echo 0 > /sys/kernel/tracing/events/kprobes/sldexp/enable
+	i=$((i + 1))
+done
+wait
+ok "kprobe_events: 600 enable/disable flips on security_file_ioctl under ioctl load"
