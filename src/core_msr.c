@@ -282,22 +282,32 @@ void sld_msr_setup(void)
 
 /*
  * A CPU coming online had its MSR set by the kernel's own init, which
- * wrote the whole core: start from "not off" and apply the holds. Going
+ * wrote the whole core: if a sibling holds the core, put the hold back (a
+ * re-assertion, like after the kernel's re-enable work). Going
  * offline needs nothing: its tasks are moved away (their preempt
  * notifiers drop the holds) and the kernel's splitlock_cpu_offline is
  * followed by sld_msr_reassert() for the sibling left behind.
  */
 static int msr_cpu_online(unsigned int cpu)
 {
+	struct sld_cpu *me = per_cpu_ptr(&sld_cpu, cpu);
 	raw_spinlock_t *lock = core_lock(cpu);
 	unsigned long flags;
+	bool off;
 	unsigned int s;
 
 	raw_spin_lock_irqsave(lock, flags);
+	off = core_wants_off(cpu);
 	for_each_cpu(s, topology_sibling_cpumask(cpu))
-		per_cpu_ptr(&sld_cpu, s)->core_off = false;
-	per_cpu_ptr(&sld_cpu, cpu)->core_off = false;
-	core_sync(cpu);
+		per_cpu_ptr(&sld_cpu, s)->core_off = off;
+	me->core_off = off;
+	if (off) {
+		me->reasserts++;
+		if (msr_write_local(true))
+			me->msr_writes++;
+		else
+			me->msr_skipped++;
+	}
 	raw_spin_unlock_irqrestore(lock, flags);
 	return 0;
 }

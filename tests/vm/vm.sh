@@ -152,7 +152,7 @@ fi
 
 log=$out/$kver-$mode.log
 [ "$mode" = bench ] && : "${VM_TIMEOUT:=1500}"
-timeout "${VM_TIMEOUT:-420}" qemu-system-x86_64 -m 1024 -smp $smp -cpu $cpu \
+timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 -m 1024 -smp $smp -cpu $cpu \
 	-accel tcg -nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$out/$kver.initrd" \
 	-append "console=ttyS0 loglevel=1 oops=panic panic=-1 ${VM_APPEND:-}" \
