@@ -171,6 +171,16 @@ void sld_msr_bracket_exit(void)
 	hold_change(false, -1);
 }
 
+/* Core lock held, on this CPU: the kernel turned a held core on; off again. */
+static void reassert_local(struct sld_cpu *me)
+{
+	me->reasserts++;
+	if (msr_write_local(true))
+		me->msr_writes++;
+	else
+		me->msr_skipped++;
+}
+
 /*
  * After the kernel wrote the MSR itself (its re-enable work, its CPU
  * offline callback): if this core must stay off, turn it off again.
@@ -183,13 +193,8 @@ void sld_msr_reassert(void)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(lock, flags);
-	if (core_wants_off(cpu)) {
-		me->reasserts++;
-		if (msr_write_local(true))
-			me->msr_writes++;
-		else
-			me->msr_skipped++;
-	}
+	if (core_wants_off(cpu))
+		reassert_local(me);
 	raw_spin_unlock_irqrestore(lock, flags);
 }
 
@@ -301,13 +306,8 @@ static int msr_cpu_online(unsigned int cpu)
 	for_each_cpu(s, topology_sibling_cpumask(cpu))
 		per_cpu_ptr(&sld_cpu, s)->core_off = off;
 	me->core_off = off;
-	if (off) {
-		me->reasserts++;
-		if (msr_write_local(true))
-			me->msr_writes++;
-		else
-			me->msr_skipped++;
-	}
+	if (off)
+		reassert_local(me);
 	raw_spin_unlock_irqrestore(lock, flags);
 	return 0;
 }
