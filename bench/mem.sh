@@ -5,8 +5,10 @@
 # builds external modules with -g; there is no BTF for out-of-tree modules
 # without the kernel's vmlinux). Which struct is which:
 #   modrec       one per module seen (kmalloc'd, listed in /proc/sld_compat_modules)
-#   task_rec     one per exempt task that hit a split lock (static ring of 32)
-#   PER_TASK     the per-task engine's record (set PER_TASK=struct when it exists)
+#   sld_task     one per protected task (a pool of 1024, allocated at load)
+#   hv_entry     one per watched hypervisor module (static, 16)
+#   sld_cpu      the per-CPU account
+#   sld_names    an exemption list (plus its strings)
 # usage: mem.sh KVER OUT
 set -eu
 kver=$1 out=$2
@@ -20,10 +22,9 @@ ko=$b/sld_compat.ko
 	echo "# sld_compat.ko built for $kver"
 	size "$ko" | sed "s|$b/||; s/^/size: /"
 	size -A "$ko" | awk '$1 ~ /^\.(text|init\.text|exit\.text|data|rodata|bss)/ { print "section: " $1 " " $2 }'
-	for s in modrec task_rec exempt_list name_set sld_cpu_account pending ${PER_TASK:-}; do
+	for s in modrec sld_task hv_entry sld_cpu sld_names name_set pending; do
 		sz=$(pahole -C "$s" "$ko" 2>/dev/null | sed -n 's/.*\/\* size: \([0-9]*\),.*/\1/p' | tail -n1)
 		echo "struct: $s ${sz:-absent}"
 	done
-	[ -n "${PER_TASK:-}" ] || echo "struct: per-task-engine-record not-yet (the lead's per-task engine; set PER_TASK)"
 } > "$out"
 cat "$out"

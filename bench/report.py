@@ -82,7 +82,8 @@ if os.path.exists(vm):
     lines = [l.rstrip("\n").split("\t") for l in open(vm) if l.startswith("BENCH\t")]
     ac = defaultdict(dict)
     load = defaultdict(dict)
-    slot = []
+    ctx = defaultdict(dict)
+    wps = defaultdict(dict)
     bigname = "largest module"
     for l in open(vm):
         if l.startswith("# bench: largest module "):
@@ -92,8 +93,10 @@ if os.path.exists(vm):
             ac[f[3]][f[2]] = int(f[4])
         elif f[1] == "load" and f[4]:
             load[f[3]][f[2]] = int(f[4])
-        elif f[1] == "ctxsw":
-            slot.append(f[-1])
+        elif f[1] == "ctxsw" and f[4]:
+            ctx[f[3]][f[2]] = int(f[4])
+            if f[6] != "-":
+                wps[f[3]][f[2]] = float(f[6])
     if ac:
         rounds = sorted(ac["exempt-user"], key=int)
         out.append("## #AC handling latency in the VM (%d rounds; ns per handler call, "
@@ -154,9 +157,23 @@ set style histogram errorbars gap 1 lw 1
 set style fill solid 0.6
 plot 'load.dat' using 2:3:4:xtic(1) title 'without sld\\_compat', '' using 5:6:7 title 'with sld\\_compat'
 """)
-    if slot:
-        out.append("\n## Context-switch cost\n\n" + slot[0] +
-                   " (slot in bench/vm/30-ctxsw.sh).\n")
+    if ctx:
+        rounds = sorted(ctx["unloaded"], key=int)
+        out.append("\n## Context switches and ioctls in the VM (%d rounds, interleaved)\n" % len(rounds))
+        out.append("| case | ns median [min .. max] | / sld_compat not loaded, per round | MSR writes per switch |")
+        out.append("|---|---|---|---|")
+        for c, base in [("unloaded", "unloaded"), ("unprotected", "unloaded"),
+                        ("protected", "unloaded"), ("ioctl-unloaded", "ioctl-unloaded"),
+                        ("ioctl-learning", "ioctl-unloaded"), ("ioctl-known", "ioctl-unloaded")]:
+            xs = [ctx[c][r] for r in rounds if r in ctx[c]]
+            ratio = spread([ctx[c][r] / ctx[base][r] for r in rounds
+                            if r in ctx[c] and r in ctx[base]], "{:.3f}")
+            w = [wps[c][r] for r in rounds if r in wps[c]]
+            out.append("| %s | %s | %s | %s |" % (c, spread(xs, "{:.0f}"), ratio,
+                                               spread(w, "{:.2f}") if w else "-"))
+        out.append("\nunprotected: sld_compat loaded with a watched hypervisor and an exemption "
+                   "(preempt-notifier key on), the two threads not protected. MSR writes per "
+                   "switch are toggles from the account (made or skipped).\n")
 
 # ---- memory -------------------------------------------------------------------
 mem = os.path.join(res, "memory.txt")
