@@ -31,7 +31,8 @@
  *                                 through pipes (2 context switches per
  *                                 round); with DEV both first RUN once, so
  *                                 both are protected. Prints
- *                                 "switches=S ns_per_switch=X"
+ *                                 "switches=S ns_per_switch=X csw=C"
+ *                                 (C: the threads' own switches)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -43,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -315,7 +317,16 @@ static int cmd_acuser(int argc, char **argv)
 struct pong {
 	int in, out, dev;
 	unsigned long n;
+	long csw;		/* this thread's context switches, getrusage */
 };
+
+static long thread_csw(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_nvcsw + ru.ru_nivcsw;
+}
 
 static void *pong_thread(void *arg)
 {
@@ -326,9 +337,11 @@ static void *pong_thread(void *arg)
 
 	if (pin(0) || (p->dev >= 0 && run(p->dev, 0, 0, 1, 0, &r)))
 		exit(1);
+	p->csw = -thread_csw();
 	for (i = 0; i < p->n; i++)
 		if (read(p->in, &c, 1) != 1 || write(p->out, &c, 1) != 1)
 			exit(1);
+	p->csw += thread_csw();
 	return NULL;
 }
 
@@ -339,7 +352,8 @@ static int cmd_pingpong(int argc, char **argv)
 	unsigned long n, i;
 	struct fx_run r;
 	pthread_t t;
-	double t0;
+	double t0, t1;
+	long csw;
 	char c = 0;
 
 	if (argc < 3 || argc > 4 || pipe(a) || pipe(b))
@@ -352,13 +366,16 @@ static int cmd_pingpong(int argc, char **argv)
 	p = (struct pong){ .in = a[0], .out = b[1], .dev = dev, .n = n };
 	pthread_create(&t, NULL, pong_thread, &p);
 	usleep(10000);
+	csw = -thread_csw();
 	t0 = now_us();
 	for (i = 0; i < n; i++)
 		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
 			return 1;
-	printf("switches=%lu ns_per_switch=%.0f\n", 2 * n,
-	       (now_us() - t0) * 1000 / (2 * n));
+	t1 = now_us();
+	csw += thread_csw();
 	pthread_join(t, NULL);
+	printf("switches=%lu ns_per_switch=%.0f csw=%ld\n", 2 * n,
+	       (t1 - t0) * 1000 / (2 * n), csw + p.csw);
 	return 0;
 }
 
