@@ -1,6 +1,6 @@
 #!/bin/bash
 # Boot every kernel of the suite and hand the TAP streams to prove.
-# Two VMs run at a time: each is TCG with two vCPUs, the machine has two
+# Two VMs run at a time: each is one TCG thread for two vCPUs, the machine has two
 # cores, and a third would only queue.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Build everything one kernel needs, pack an initramfs, boot it under QEMU
-# (TCG, -smp 2), and turn the serial console into TAP.
+# (single-threaded TCG, -smp 2), and turn the serial console into TAP.
 #
 #   vm.sh KVER check   -> build/vm/KVER.tap (for prove), log in build/vm/
 #   vm.sh KVER smt     -> build/vm/KVER-smt.tap: tests/vm/t-smt on one
@@ -151,9 +151,15 @@ fi
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/$kver.initrd"
 
 log=$out/$kver-$mode.log
+# One host thread for all vCPUs (thread=single): multi-threaded TCG
+# (QEMU 7.2) crashes or hangs the guest when one vCPU patches code another
+# is executing (a kprobe armed or a static key flipped on a hot function),
+# even with no sld_compat loaded: tests/vm/repro/tcg-kprobe-flip.sh.
+# Round-robin vCPUs still interleave at every translation-block boundary,
+# so races between CPUs stay exercised. VM_ACCEL=tcg shows the crash.
 [ "$mode" = bench ] && : "${VM_TIMEOUT:=1500}"
 timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 -m 1024 -smp $smp -cpu $cpu \
-	-accel tcg -nographic -no-reboot -monitor none -serial stdio \
+	-accel "${VM_ACCEL:-tcg,thread=single}" -nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$out/$kver.initrd" \
 	-append "console=ttyS0 loglevel=1 oops=panic panic=-1 ${VM_APPEND:-}" \
 	</dev/null 2>&1 | tr -d '\r' > "$log" || true
