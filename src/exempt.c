@@ -130,6 +130,12 @@ bool sld_exempt_proactive(void)
 	return READ_ONCE(proactive);
 }
 
+bool sld_exempt_any(void)
+{
+	return rcu_access_pointer(comms) || rcu_access_pointer(paths) ||
+	       rcu_access_pointer(cgroups);
+}
+
 /* ---- exempt_comm ----------------------------------------------------------- */
 
 static int comm_check(const char *s, const char **why)

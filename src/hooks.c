@@ -63,6 +63,7 @@ static int hook_enable(struct sld_hook *h, bool on)
 {
 	if (!h->registered)
 		return 0;
+	on = on && (!h->on_demand || h->wanted);
 	if (h->ret)
 		return on ? enable_kretprobe(&h->krp) : disable_kretprobe(&h->krp);
 	return on ? enable_kprobe(&h->kp) : disable_kprobe(&h->kp);
@@ -131,6 +132,21 @@ static bool kernel_disarmed(void)
 	       READ_ONCE(*sld_kernel.kprobes_all_disarmed);
 }
 
+/*
+ * An on-demand hook is armed only while its owner wants it (and hooks are
+ * armed at all): the ioctl-learn probe costs every ioctl of the system.
+ */
+void sld_hook_want(struct sld_hook *h, bool want)
+{
+	mutex_lock(&hooks_lock);
+	if (h->wanted != want) {
+		h->wanted = want;
+		if (armed && hook_enable(h, true))
+			pr_err("cannot switch hook %s\n", h->name);
+	}
+	mutex_unlock(&hooks_lock);
+}
+
 bool sld_hook_armed(const char *name)
 {
 	unsigned int i;
@@ -140,6 +156,7 @@ bool sld_hook_armed(const char *name)
 	for (i = 0; i < nhooks; i++)
 		if (!strcmp(hooks[i]->name, name))
 			ret = armed && hooks[i]->registered &&
+			      (!hooks[i]->on_demand || hooks[i]->wanted) &&
 			      !kernel_disarmed();
 	mutex_unlock(&hooks_lock);
 	return ret;
@@ -156,7 +173,8 @@ int sld_hooks_show(char *buf, size_t size)
 		struct sld_hook *h = hooks[i];
 		const char *state = !h->registered ? "failed" :
 				    !armed ? "disarmed" :
-				    kernel_disarmed() ? "off-by-kernel" : "armed";
+				    kernel_disarmed() ? "off-by-kernel" :
+				    h->on_demand && !h->wanted ? "idle" : "armed";
 
 		n += scnprintf(buf + n, size - n, "%s %s %s\n",
 			       h->name, h->symbol, state);

@@ -62,10 +62,14 @@ struct hv_entry {
 static struct hv_entry hv[HV_MAX];
 static DEFINE_MUTEX(hv_mutex);
 static unsigned int nwatched;
-static unsigned int nlearning;	/* watched modules with no entry probe */
 
 static void learn_fn(struct work_struct *w);
 static DECLARE_WORK(learn_work, learn_fn);
+
+bool sld_hv_any(void)
+{
+	return READ_ONCE(nwatched) > 0;
+}
 
 void sld_hv_count_task(int slot)
 {
@@ -101,12 +105,9 @@ static int learn_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	const struct file *f = (const struct file *)regs->di;
 	const struct file_operations *fops = f ? f->f_op : NULL;
-	struct module *owner;
+	struct module *owner = fops ? fops->owner : NULL;
 	unsigned int i;
 
-	if (!READ_ONCE(nlearning))
-		return 0;
-	owner = fops ? fops->owner : NULL;
 	if (!owner)
 		return 0;
 	for (i = 0; i < HV_MAX; i++) {
@@ -125,6 +126,7 @@ static int learn_pre(struct kprobe *kp, struct pt_regs *regs)
 
 static struct sld_hook hook_learn = {
 	.name = "ioctl-learn", .symbol = "security_file_ioctl", .pre = learn_pre,
+	.on_demand = true,
 };
 
 /* ---- placing entry probes (sleepable, hv_mutex held) --------------------------------- */
@@ -143,14 +145,15 @@ static int place(struct hv_entry *e, unsigned long addr, enum hv_via via)
 	return e->kp_err;
 }
 
-/* The generic probe acts while some entry is not known. */
+/* The generic probe is needed while some entry is not known. */
 static void update_learning(void)
 {
-	unsigned int i, n = 0;
+	bool want = false;
+	unsigned int i;
 
 	for (i = 0; i < HV_MAX; i++)
-		n += hv[i].mod && !hv[i].kp_on;
-	WRITE_ONCE(nlearning, n);
+		want |= hv[i].mod && !hv[i].kp_on;
+	sld_hook_want(&hook_learn, want);
 }
 
 /*
@@ -301,7 +304,6 @@ void sld_hv_exit(void)
 		WRITE_ONCE(hv[i].mod, NULL);
 	}
 	nwatched = 0;
-	nlearning = 0;
 	mutex_unlock(&hv_mutex);
 }
 

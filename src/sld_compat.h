@@ -61,10 +61,12 @@ struct sld_hook {
 	kretprobe_handler_t entry;	/* kretprobe entry handler */
 	kretprobe_handler_t handler;	/* kretprobe return handler */
 	size_t data_size;		/* kretprobe per-instance data */
+	bool on_demand;			/* armed only while wanted */
 	/* state */
 	struct kprobe kp;
 	struct kretprobe krp;
 	bool registered;
+	bool wanted;			/* on_demand: the owner needs it */
 	int err;			/* registration error, 0 if none */
 };
 
@@ -74,6 +76,7 @@ void sld_hooks_exit(void);
 int sld_hooks_arm(bool on);		/* the `enabled` knob */
 int sld_hooks_show(char *buf, size_t size);
 bool sld_hook_armed(const char *name);
+void sld_hook_want(struct sld_hook *h, bool want);
 
 /* ---- knobs.c: /sys/module/sld_compat/parameters --------------------- */
 
@@ -129,6 +132,7 @@ enum sld_why {			/* why a task is protected */
 
 enum sld_why sld_exempt_match(void);	/* current, any context */
 bool sld_exempt_proactive(void);
+bool sld_exempt_any(void);
 void sld_exempt_free(void);
 
 /* ---- task_sld.c: protected tasks --------------------------------------- */
@@ -151,6 +155,7 @@ void sld_hv_exit(void);
 void sld_hv_watch(struct module *mod);
 void sld_hv_unwatch(struct module *mod);
 void sld_hv_arm(bool on);
+bool sld_hv_any(void);
 void sld_hv_count_task(int slot);
 void sld_hv_count_ac(int slot, bool guest);
 void sld_hv_name(int slot, char *buf, size_t size);

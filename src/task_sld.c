@@ -8,12 +8,10 @@
  * vcpu_load/vcpu_put. The scheduler calls it only for tasks that carry
  * one, on the CPU and at the moment of the switch (sched_out before the
  * next task runs, sched_in before this one returns to its code), so
- * - a task that is not protected costs, per switch, the kernel's own
- *   check for notifiers on it (a static branch and an empty list), as on
- *   any host where KVM runs a VM; sld_compat takes the preempt-notifier
- *   key at load and drops it at unload, never in between: flipping a
- *   static key rewrites __schedule() while other CPUs run it, which hangs
- *   or crashes the VM suite's QEMU TCG guests (see hvwatch.c);
+ * - a task that is not protected costs nothing per switch beyond the
+ *   kernel's own static-branch check, and only while sld_compat holds the
+ *   preempt-notifier key, i.e. only once there is something to protect
+ *   (a watched hypervisor or an exemption rule);
  * - migration needs no care: sched_out on the old CPU, sched_in on the new;
  * - fork needs none: a child starts with no notifiers (sched_fork).
  * The alternatives were worse: a kprobe on the context switch costs every
@@ -347,18 +345,36 @@ static void detach_all(const char *why)
 		say_detached(why);
 	}
 	sld_msr_sync_all();
+	if (key_held) {
+		key_held = false;
+		preempt_notifier_dec();
+	}
 }
 
-/* Sleepable: enabled changed (or rules did). Detach everything when off. */
+/*
+ * Sleepable. Hold the preempt-notifier key while there is something that
+ * may protect a task (and enabled=Y); detach everything when disabled.
+ */
 void sld_task_refresh(void)
 {
 	bool enabled = READ_ONCE(sld_knobs.enabled);
+	bool need = enabled && (sld_exempt_any() || sld_hv_any());
 
 	if (!READ_ONCE(setup_done) || !engine_possible())
 		return;
 	mutex_lock(&task_mutex);
-	if (!enabled)
+	if (!enabled) {
 		detach_all("disabled");
+	} else if (need && !key_held) {
+		preempt_notifier_inc();
+		key_held = true;
+	} else if (!need && key_held) {
+		stop_protecting();
+		if (!live()) {
+			key_held = false;
+			preempt_notifier_dec();
+		}
+	}
 	WRITE_ONCE(ready, key_held && enabled);
 	mutex_unlock(&task_mutex);
 }
@@ -396,10 +412,6 @@ void sld_task_init(void)
 		sld_degrade("per-task", "no do_exit probe: a record could outlive its task, so no task is protected");
 	if (engine_possible() && !hook_exec.registered)
 		sld_degrade("exec", "no setup_new_exec probe: exemptions act from the first split lock only");
-	if (engine_possible()) {
-		preempt_notifier_inc();
-		key_held = true;
-	}
 	WRITE_ONCE(setup_done, true);
 	sld_task_refresh();
 }
@@ -411,10 +423,6 @@ void sld_task_exit(void)
 	WRITE_ONCE(setup_done, false);
 	if (engine_possible())
 		detach_all("unloading");
-	if (key_held) {
-		key_held = false;
-		preempt_notifier_dec();
-	}
 	mutex_unlock(&task_mutex);
 }
 

@@ -26,21 +26,24 @@ lsmod | grep -q '^sld_compat ' || load
 lsmod | grep -q '^actest ' || insmod /mod/actest.ko
 echo 1 > /proc/sys/kernel/split_lock_mitigate
 is "$(cat $P/on_hypervisor)" protect "policy protect"
-is "$(ac key_held)" 1 "preempt notifier key taken at load (never flipped at runtime)"
+is "$(ac key_held)" 0 "no hypervisor, no exemption: preempt notifier key not taken"
 like "$(grep '^task-exit ' $S/hooks)" '^task-exit do_exit armed$' "task-exit hook on do_exit"
 like "$(grep '^exec ' $S/hooks)" '^exec setup_new_exec armed$' "exec hook on setup_new_exec"
-like "$(grep '^ioctl-learn ' $S/hooks)" '^ioctl-learn security_file_ioctl armed$' "ioctl-learn armed (returns at once with no hypervisor to learn)"
+like "$(grep '^ioctl-learn ' $S/hooks)" '^ioctl-learn security_file_ioctl idle$' "ioctl-learn idle with no hypervisor"
 cost_none=$(field "$(sldhv ioctlcost 20000)" mean_ns)
 
 # ---- generic path: learn the ioctl entry, then hook it ---------------------
 run "insmod fx_hv" insmod /mod/fx_hv.ko
 like "$(hv fx_hv)" '^fx_hv state=learning via=- ' "fx_hv watched, entry not known yet"
+like "$(grep '^ioctl-learn ' $S/hooks)" ' armed$' "ioctl-learn armed while an entry is unknown"
+is "$(ac key_held)" 1 "a watched hypervisor takes the preempt notifier key"
 cost_learn=$(field "$(sldhv ioctlcost 20000)" mean_ns)
 tp=$(ac tasks_protected)
 is "$(sldhv nop fx_hv)" OK "a first ioctl on /dev/fx_hv"
 is "$(ac tasks_protected)" $((tp + 1)) "its caller was protected (generic path)"
 sleep 0.2
 like "$(hv fx_hv)" '^fx_hv state=hooked via=learned entry=fx_hv_ioctl ' "entry learned: fx_hv_ioctl hooked"
+like "$(grep '^ioctl-learn ' $S/hooks)" ' idle$' "ioctl-learn idle again: other ioctls pay nothing"
 cost_known=$(field "$(sldhv ioctlcost 20000)" mean_ns)
 diag "ioctl on a pipe: ${cost_none} ns no hypervisor, ${cost_learn} ns learning, ${cost_known} ns entry known"
 is "$(ac tasks_live)" 0 "the nop task's record went with it"
@@ -125,6 +128,7 @@ like "$(hv fx_hv)" ' ac_user=100 ac_guest=50$' "per-hypervisor counters: 100 use
 # ---- profile path: vmmon -------------------------------------------------------
 run "insmod vmmon" insmod /mod/vmmon.ko
 like "$(hv vmmon)" '^vmmon state=hooked via=profile entry=Vmx86_RunVM ' "vmmon: profile entry Vmx86_RunVM hooked at load"
+like "$(grep '^ioctl-learn ' $S/hooks)" ' idle$' "vmmon: no generic learning needed"
 tp=$(ac tasks_protected)
 is "$(sldhv nop vmmon)" OK "vmmon: a management ioctl"
 is "$(ac tasks_protected)" $tp "vmmon: management ioctl does not protect (narrow profile)"
@@ -166,11 +170,11 @@ is "$(w enabled 0)" OK "enabled=0 with a task inside its RUN"
 like "$(new_dmesg)" 'sld_compat: disabled: 1 protected task\(s\) detached' "disable: dmesg says one task detached"
 like "$(new_dmesg)" 'detached sldhv\[[0-9]+\]' "disable: dmesg names it"
 is "$(ac tasks_live)" 0 "disable: no record left"
-is "$(ac ready)" 0 "disable: nothing can be protected"
+is "$(ac key_held)" 0 "disable: preempt notifier key dropped"
 wait
 like "$(cat /tmp/run.out)" '^rc=0 ' "disable: the task finished its run unharmed"
 is "$(w enabled 1)" OK "enabled=1"
-is "$(ac ready)" 1 "enabled again: tasks can be protected again"
+is "$(ac key_held)" 1 "enabled again: key taken again (fx_hv is watched)"
 balanced "after disable"
 
 # ---- unload with a live protected task -------------------------------------------------
