@@ -18,6 +18,11 @@
  *                                 is still in its run
  *   sldhv forkrun DEV N           N children in turn: RUN once, exit;
  *                                 prints "children=N failed=F"
+ *   sldhv swarm DEV N STOPFILE    keep N tasks alive until STOPFILE exists:
+ *                                 each RUNs (protected while sld_compat is
+ *                                 loaded), forks a child that RUNs and
+ *                                 exits, then exits; prints
+ *                                 "tasks=T runs=R failed=F"
  *   sldhv migrate DEV N           N runs, moving between CPU 0 and 1;
  *                                 prints "runs=N on0=A on1=B"
  *   sldhv ioctlcost N             mean ns of N FIONREAD ioctls on a pipe
@@ -62,7 +67,7 @@ static void on_sigbus(int sig)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldhv oncpu|run|nop|runread|pair|forkrun|migrate|ioctlcost ... (see source)\n");
+	fprintf(stderr, "usage: sldhv oncpu|run|nop|runread|pair|forkrun|swarm|migrate|ioctlcost ... (see source)\n");
 	return 2;
 }
 
@@ -253,6 +258,56 @@ static int cmd_forkrun(int argc, char **argv)
 	return 0;
 }
 
+/* One swarm task: RUN, a child that RUNs, exit. 0 if every RUN worked. */
+static int swarm_task(int fd)
+{
+	struct fx_run r;
+	int status, bad;
+	pid_t pid;
+
+	bad = run(fd, 300, 300, 3, 0, &r) != 0;
+	pid = fork();
+	if (pid == 0)
+		_exit(run(fd, 300, 300, 3, 0, &r) ? 1 : 0);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 ||
+	    !WIFEXITED(status) || WEXITSTATUS(status))
+		bad = 1;
+	return bad;
+}
+
+static int cmd_swarm(int argc, char **argv)
+{
+	unsigned long n, live = 0, tasks = 0, failed = 0;
+	int fd, status;
+
+	if (argc != 5)
+		return usage();
+	fd = open_dev(argv[2]);
+	n = num(argv[3]);
+	while (access(argv[4], F_OK) || live) {
+		if (live < n && access(argv[4], F_OK)) {
+			pid_t pid = fork();
+
+			if (pid == 0)
+				_exit(swarm_task(fd));
+			if (pid < 0) {
+				failed++;
+				continue;
+			}
+			live++;
+			tasks++;
+			continue;
+		}
+		if (waitpid(-1, &status, 0) < 0)
+			break;
+		live--;
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			failed++;
+	}
+	printf("tasks=%lu runs=%lu failed=%lu\n", tasks, 2 * tasks, failed);
+	return 0;
+}
+
 static int cmd_migrate(int argc, char **argv)
 {
 	unsigned long n, i, on[2] = { 0, 0 };
@@ -402,6 +457,8 @@ int main(int argc, char **argv)
 		return cmd_pair(argc, argv);
 	if (!strcmp(argv[1], "forkrun"))
 		return cmd_forkrun(argc, argv);
+	if (!strcmp(argv[1], "swarm"))
+		return cmd_swarm(argc, argv);
 	if (!strcmp(argv[1], "migrate"))
 		return cmd_migrate(argc, argv);
 	if (!strcmp(argv[1], "pingpong"))
