@@ -69,3 +69,26 @@ knob_rejects() {
 		like "$(new_dmesg)" "sld_compat: $_k: rejected" "$_k: dmesg says why for '$_d'"
 	done
 }
+
+# ---- sld_compat's status files ----------------------------------------------
+# ac NAME: a counter of $S/ac.
+ac() { grep "^$1 " $S/ac | cut -d' ' -f2; }
+# acf CPU FIELD: one field of one CPU's line of $S/account.
+acf() { sed -n "s/^$1 .* $2=\([0-9]*\).*/\1/p" $S/account; }
+# acct_sum FIELD: a field of $S/account summed over the CPUs.
+acct_sum() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" $S/account | awk '{ s += $1 } END { print s + 0 }'; }
+# hv MODULE: its line of $S/hypervisors.
+hv() { grep "^$1 " $S/hypervisors; }
+# field TEXT NAME: the value of NAME=... in TEXT.
+field() { echo "$1" | sed -n "s/.*$2=\([0-9A-Z]*\).*/\1/p"; }
+# balanced WHEN: every CPU's toggles and re-assertions are skipped MSR
+# writes (no SLD under TCG), and nothing is held.
+balanced() {
+	for c in cpu0 cpu1; do
+		is "$(acf $c msr_skipped)" \
+		   "$(($(acf $c toggles_off) + $(acf $c toggles_on) + $(acf $c reasserts)))" \
+		   "$1: $c every toggle accounted as one skipped MSR write"
+		is "$(acf $c msr_writes)" 0 "$1: $c no real MSR write (no SLD under TCG)"
+	done
+	is "$(acct_sum hold) $(acct_sum task)" "0 0" "$1: no core held off, no task on a CPU"
+}

@@ -4,9 +4,7 @@
 # not by the kernel's re-enable work, not by its CPU-offline callback.
 . /tests/lib.sh
 
-acf() { sed -n "s/^$1 .* $2=\([0-9]*\).*/\1/p" $S/account; }
 core() { sed -n "s/^$1 core=\([0-9.]*\) .*/\1/p" $S/account; }
-acct_sum() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" $S/account | awk '{ s += $1 } END { print s + 0 }'; }
 snap() { sldhv oncpu $1 sldhv cat $S/account; }
 # seen CPU REGEX: one of 6 looks from CPU (each as one line) matches; the
 # watched CPU may be running a kworker at any single look.

@@ -6,7 +6,6 @@
 . /tests/lib.sh
 
 KPL=/sys/kernel/debug/kprobes/list
-ac() { grep "^$1 " $S/ac | cut -d' ' -f2; }
 lsmod | grep -q '^sld_compat ' && unload
 run "insmod noprobe (blacklists handle_guest_split_lock)" insmod /mod/noprobe.ko
 run "insmod actest" insmod /mod/actest.ko

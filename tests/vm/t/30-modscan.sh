@@ -6,7 +6,6 @@ M=/proc/sld_compat_modules
 rec() { grep "^$1 " $M; }
 w() { sldtest write "$P/$1" "$2"; }
 acct() { grep "$1" $S/account | tr '\n' ' ' | sed 's/ $//'; }
-acf() { sed -n "s/^$1 .* $2=\([0-9]*\).*/\1/p" $S/account; }
 
 lsmod | grep -q '^sld_compat ' && unload
 

@@ -5,10 +5,6 @@
 . /tests/lib.sh
 
 w() { sldtest write "$P/$1" "$2"; }
-ac() { grep "^$1 " $S/ac | cut -d' ' -f2; }
-field() { echo "$1" | sed -n "s/.*$2=\([0-9]*\).*/\1/p"; }
-# Sum of one account field over the CPUs.
-acct_sum() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" $S/account | awk '{ s += $1 } END { print s + 0 }'; }
 N=5	# calls on the slow, mitigated path
 E=100	# calls on the exempt path: enough to amortise the first call's printk
 

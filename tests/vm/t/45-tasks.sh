@@ -6,21 +6,6 @@
 . /tests/lib.sh
 
 w() { sldtest write "$P/$1" "$2"; }
-ac() { grep "^$1 " $S/ac | cut -d' ' -f2; }
-acf() { sed -n "s/^$1 .* $2=\([0-9]*\).*/\1/p" $S/account; }
-acct_sum() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" $S/account | awk '{ s += $1 } END { print s + 0 }'; }
-hv() { grep "^$1 " $S/hypervisors; }
-field() { echo "$1" | sed -n "s/.*$2=\([0-9A-Z]*\).*/\1/p"; }
-# Every CPU: skipped writes = toggles + re-assertions, no real write (TCG).
-balanced() {
-	for c in cpu0 cpu1; do
-		is "$(acf $c msr_skipped)" \
-		   "$(($(acf $c toggles_off) + $(acf $c toggles_on) + $(acf $c reasserts)))" \
-		   "$1: $c every toggle accounted as one skipped MSR write"
-		is "$(acf $c msr_writes)" 0 "$1: $c no real MSR write (no SLD under TCG)"
-	done
-	is "$(acct_sum hold) $(acct_sum task)" "0 0" "$1: no core held off, no task on a CPU"
-}
 
 lsmod | grep -q '^sld_compat ' || load
 lsmod | grep -q '^actest ' || insmod /mod/actest.ko

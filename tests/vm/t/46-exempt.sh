@@ -3,8 +3,6 @@
 . /tests/lib.sh
 
 w() { sldtest write "$P/$1" "$2"; }
-ac() { grep "^$1 " $S/ac | cut -d' ' -f2; }
-acct_sum() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" $S/account | awk '{ s += $1 } END { print s + 0 }'; }
 
 lsmod | grep -q '^sld_compat ' || load
 lsmod | grep -q '^actest ' || insmod /mod/actest.ko
