@@ -6,8 +6,9 @@
 #   vm.sh KVER smt     -> build/vm/KVER-smt.tap: tests/vm/t-smt on one
 #                         core with two threads
 #   vm.sh KVER demo    -> prints the demo's console output
-#   vm.sh KVER bench   -> runs bench/vm/*.sh instead of the suite (make bench);
-#                         their BENCH lines go to build/vm/KVER-bench.txt
+#   vm.sh KVER bench   -> runs bench/vm/*.sh instead of the suite (make bench;
+#                         BENCH_ONLY="30-ctxsw ..." runs only those); their
+#                         BENCH lines go to build/vm/KVER-bench.txt
 #
 # SLD_KO=FILE boots that sld_compat.ko (.ko, .ko.xz or .ko.zst, e.g. one
 # DKMS built and signed) instead of building src/, with no fixtures and no
@@ -140,7 +141,7 @@ deps_of() {	# deps_of NAME: NAME's dependency closure, dependencies first
 }
 if [ "$mode" = bench ]; then
 	mkdir -p "$root/tests/bench" "$root/kmod/big"
-	cp "$top"/bench/vm/*.sh "$root/tests/bench/"
+	for b in ${BENCH_ONLY:-*}; do cp "$top"/bench/vm/$b.sh "$root/tests/bench/"; done
 	big=$(find "$kmods" -name '*.ko' -printf '%s %p\n' | sort -n | tail -n1 | cut -d' ' -f2)
 	seen=
 	deps_of "$(basename "$big" .ko)" | while read -r f; do
