@@ -10,6 +10,9 @@
  *   sldtest ac user|guest [N]   N (default 1) split-lock #AC handler calls
  *                               through /dev/fx_actest; prints
  *                               "handled=H sigbus=S mean_us=M mean_ns=M"
+ *   sldtest ac offline          the kernel's splitlock_cpu_offline() on this
+ *                               CPU, as CPU hotplug calls it; prints OK or
+ *                               the errno name
  *   sldtest ac null [N]         the same ioctl round trip without a handler
  *                               (the fixture answers ENOTTY): the baseline
  *   sldtest timeit CMD...       run CMD, print "ns=N rc=R" (wall time)
@@ -32,7 +35,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest|null [N] | timeit CMD...\n");
+	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest|null [N] | ac offline | timeit CMD...\n");
 	return 2;
 }
 
@@ -136,6 +139,12 @@ static int cmd_ac(int argc, char **argv)
 
 	if (argc < 3 || argc > 4)
 		return usage();
+	if (!strcmp(argv[2], "offline")) {
+		fd = open("/dev/fx_actest", O_RDWR);
+		r = fd < 0 ? -1 : ioctl(fd, FX_AC_CPU_OFFLINE);
+		printf("%s\n", r ? strerrorname_np(errno) : "OK");
+		return r ? 1 : 0;
+	}
 	null = !strcmp(argv[2], "null");
 	if (!strcmp(argv[2], "user"))
 		cmd = FX_AC_USER;

@@ -61,10 +61,24 @@ is "$(cat /sys/devices/system/cpu/cpu1/online)" 1 "cpu1 online again"
 # Read from cpu1 so that cpu0 keeps running the protected task.
 run "cpu1 back: its core is held off for the task on cpu0" seen 1 'cpu1 [^ ]+ hold=1 task=0 '
 
-# The kernel registers splitlock_cpu_offline only where the CPU has SLD,
-# so under TCG the cpu-offline re-assertion cannot be exercised here.
 wait
 like "$(cat /tmp/run.out)" '^rc=0 ' "the protected run survived the hotplug"
+
+# ---- the kernel's CPU-offline callback -------------------------------------------
+# splitlock_cpu_offline() turns SLD back on for the CPU going down, i.e. for
+# the whole core, under a protected task on the sibling. The kernel
+# registers it only where the CPU has SLD, so fx_actest calls it on cpu0
+# as the hotplug thread would.
+r0=$(acf cpu0 reasserts)
+sldhv oncpu 1 sldhv run fx_hv 2500000 0 1 > /tmp/run.out &
+sleep 0.6
+run "protected task on cpu1 holds the core" seen 0 'cpu1 [^ ]+ hold=1 task=1 '
+is "$(sldhv oncpu 0 sldtest ac offline)" OK "the kernel's splitlock_cpu_offline() ran on cpu0"
+if [ "$(acf cpu0 reasserts)" -gt "$r0" ]; then ok "cpu-offline callback on cpu0: SLD put back off at once (reasserts $r0 -> $(acf cpu0 reasserts))"
+else nok "cpu-offline callback on cpu0: SLD put back off at once (reasserts $r0 -> $(acf cpu0 reasserts))"; fi
+run "core still held off for cpu1's task after the callback" seen 0 'cpu0 [^ ]+ hold=1 .*cpu1 [^ ]+ hold=1 task=1 '
+wait
+like "$(cat /tmp/run.out)" '^rc=0 .* cpu=1 ' "the protected run completed on cpu1"
 is "$(acct_sum hold) $(acct_sum task)" "0 0" "after it: nothing held"
 for c in cpu0 cpu1; do
 	is "$(acf $c msr_skipped)" "$(($(acf $c toggles_off) + $(acf $c toggles_on) + $(acf $c reasserts)))" \
