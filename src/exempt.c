@@ -177,7 +177,7 @@ static int comm_show(char *buf, size_t size)
 
 static struct sld_knob knob_comm = {
 	.name = "exempt_comm", .max_len = COMM_MAX * (TASK_COMM_LEN + 1),
-	.set = comm_set, .show = comm_show,
+	.set = comm_set, .show = comm_show, .free = sld_exempt_free,
 };
 SLD_KNOB(exempt_comm, knob_comm,
 	 "Comma list of task names whose split locks are handled in warn mode without penalty; +name/-name edit, - clears");
@@ -278,7 +278,7 @@ static int path_show(char *buf, size_t size)
 
 static struct sld_knob knob_path = {
 	.name = "exempt_path", .max_len = PATH_MAX_N * (PATH_LEN + 2),
-	.set = path_set, .show = path_show,
+	.set = path_set, .show = path_show, .free = sld_exempt_free,
 };
 SLD_KNOB(exempt_path, knob_path,
 	 "Comma list of absolute executable paths (resolved when written) exempted like exempt_comm");
@@ -358,7 +358,7 @@ static int cgroup_show(char *buf, size_t size)
 
 static struct sld_knob knob_cgroup = {
 	.name = "exempt_cgroup", .max_len = CGROUP_MAX * (PATH_LEN + 2),
-	.set = cgroup_set, .show = cgroup_show,
+	.set = cgroup_set, .show = cgroup_show, .free = sld_exempt_free,
 };
 SLD_KNOB(exempt_cgroup, knob_cgroup,
 	 "Comma list of cgroup v2 paths (e.g. /sld.slice/game) whose tasks are exempted like exempt_comm");
@@ -387,7 +387,7 @@ static struct sld_knob knob_proactive = {
 SLD_KNOB(exempt_proactive, knob_proactive,
 	 "N (default): exempt tasks are protected from their first split lock; Y: from exec");
 
-/* At unload, after every hook is gone. */
+/* At unload, after every hook is gone; again (a no-op) as the knobs go. */
 void sld_exempt_free(void)
 {
 	sld_names_free(rcu_dereference_protected(comms, 1));

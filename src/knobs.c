@@ -290,9 +290,18 @@ static int knob_param_get(char *buf, const struct kernel_param *kp)
 	return n;
 }
 
+static void knob_param_free(void *arg)
+{
+	struct sld_knob *k = arg;
+
+	if (k->free)
+		k->free();
+}
+
 const struct kernel_param_ops sld_knob_ops = {
 	.set = knob_param_set,
 	.get = knob_param_get,
+	.free = knob_param_free,
 };
 
 /* The module kobject's sysfs_ops hand us module_attributes. */

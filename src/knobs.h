@@ -19,6 +19,12 @@ struct sld_knob {
 	 */
 	int (*set)(const char *val, const char **why);
 	int (*show)(char *buf, size_t size);
+	/*
+	 * Optional: free what set allocated. The kernel calls it when the
+	 * module goes, also when loading failed after options were parsed
+	 * (module init never ran, so nothing else would free it).
+	 */
+	void (*free)(void);
 	struct module_attribute attr;	/* in /sys/module/<mod>/parameters */
 };
 
