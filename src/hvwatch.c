@@ -211,9 +211,38 @@ static void try_profile(struct hv_entry *e)
 
 /* ---- watch / unwatch (modscan.c, sleepable) --------------------------------------------- */
 
+/*
+ * hv_mutex held. A free slot for a newly watched module: the one it had
+ * before (a reloaded vmmon keeps its counters, and records of its old
+ * tasks still count for it), else a never used one, else any free one.
+ * Only the last case can count a long-gone module's task for another.
+ */
+static struct hv_entry *pick_slot(const char *name)
+{
+	struct hv_entry *unused = NULL, *any = NULL;
+	unsigned int i;
+
+	for (i = 0; i < HV_MAX; i++) {
+		struct hv_entry *e = &hv[i];
+
+		if (e->mod)
+			continue;
+		if (!strcmp(e->name, name))
+			return e;
+		if (!e->name[0] && !unused)
+			unused = e;
+		if (!any)
+			any = e;
+	}
+	if (unused || !any)
+		return unused;
+	memset(any, 0, sizeof(*any));
+	return any;
+}
+
 void sld_hv_watch(struct module *mod)
 {
-	struct hv_entry *e = NULL;
+	struct hv_entry *e;
 	unsigned int i;
 
 	mutex_lock(&hv_mutex);
@@ -222,16 +251,18 @@ void sld_hv_watch(struct module *mod)
 			hv[i].refs++;
 			goto out;
 		}
-		if (!hv[i].mod && !e)
-			e = &hv[i];
 	}
+	e = pick_slot(mod->name);
 	if (!e) {
 		pr_warn("%s: more than %d hypervisor modules: its tasks are protected only from their first split lock\n",
 			mod->name, HV_MAX);
 		goto out;
 	}
-	memset(e, 0, sizeof(*e));
 	e->refs = 1;
+	e->learned = 0;
+	e->via = VIA_NONE;
+	e->kp_err = 0;
+	memset(&e->kp, 0, sizeof(e->kp));
 	strscpy(e->name, mod->name, sizeof(e->name));
 	WRITE_ONCE(e->mod, mod);
 	WRITE_ONCE(nwatched, nwatched + 1);

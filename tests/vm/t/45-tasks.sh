@@ -128,6 +128,11 @@ is "$(ac tasks_protected)" $((tp + 1)) "vmmon: RUN protects its caller"
 like "$(hv vmmon)" ' tasks=1 ' "vmmon: one task counted"
 run "rmmod vmmon" rmmod vmmon
 is "$(hv vmmon)" "" "vmmon unwatched after unload"
+run "insmod vmmon again" insmod /mod/vmmon.ko
+like "$(hv vmmon)" '^vmmon state=hooked via=profile entry=Vmx86_RunVM tasks=1 ' "vmmon reloaded: hooked again, its slot and counters kept"
+like "$(sldhv run vmmon 1000 0 1)" '^rc=0 ' "vmmon reloaded: RUN"
+like "$(hv vmmon)" ' tasks=2 ' "vmmon reloaded: counting on"
+run "rmmod vmmon again" rmmod vmmon
 
 # ---- 1000 protected tasks fork and exit ------------------------------------------
 te=$(ac tasks_exited)
