@@ -86,41 +86,6 @@ static int support_show(char *buf, size_t size)
 	return scnprintf(buf, size, "%s\n", s);
 }
 
-static int hooks_show(char *buf, size_t size)
-{
-	return sld_hooks_show(buf, size);
-}
-
-static int degraded_show(char *buf, size_t size)
-{
-	return sld_degraded_show(buf, size);
-}
-
-static int account_show(char *buf, size_t size)
-{
-	return sld_account_show(buf, size);
-}
-
-static int ac_show(char *buf, size_t size)
-{
-	return sld_ac_show(buf, size);
-}
-
-static int tasks_show(char *buf, size_t size)
-{
-	return sld_tasks_show(buf, size);
-}
-
-static int hypervisors_show(char *buf, size_t size)
-{
-	return sld_hv_show(buf, size);
-}
-
-static int vendor_show(char *buf, size_t size)
-{
-	return sld_vendor_show(buf, size);
-}
-
 static const struct status_item items[] = {
 	{ "version", version_show },
 	{ "support", support_show },
@@ -129,13 +94,13 @@ static const struct status_item items[] = {
 	{ "cpu_split_lock_detect", cpu_sld_show },
 	{ "cpu_bus_lock_detect", cpu_bld_show },
 	{ "kernel_code", kernel_code_show },
-	{ "hooks", hooks_show },
-	{ "degraded", degraded_show },
-	{ "ac", ac_show },
-	{ "tasks", tasks_show },
-	{ "hypervisors", hypervisors_show },
-	{ "vendor", vendor_show },
-	{ "account", account_show },
+	{ "hooks", sld_hooks_show },
+	{ "degraded", sld_degraded_show },
+	{ "ac", sld_ac_show },
+	{ "tasks", sld_tasks_show },
+	{ "hypervisors", sld_hv_show },
+	{ "vendor", sld_vendor_show },
+	{ "account", sld_account_show },
 };
 
 /* Multi-line values are indented under their name. */
