@@ -45,19 +45,25 @@ struct file_id {
 	unsigned long ino;
 };
 
-struct exempt_paths {
+/* A list whose entries are resolved when written: paths or cgroups. */
+struct resolved {
 	struct sld_names *names;
-	struct file_id id[PATH_MAX_N];
+	union {
+		struct file_id id[PATH_MAX_N];	/* exempt_path */
+		struct cgroup *cg[CGROUP_MAX];	/* exempt_cgroup */
+	};
 };
 
-struct exempt_cgroups {
-	struct sld_names *names;
-	struct cgroup *cg[CGROUP_MAX];
+/* How one kind of resolved list checks, resolves and releases entries. */
+struct resolved_kind {
+	const struct sld_names_rule *rule;
+	int (*resolve)(struct resolved *r, unsigned int i, const char **why);
+	void (*release)(struct resolved *r);	/* optional */
 };
 
 static struct sld_names __rcu *comms;
-static struct exempt_paths __rcu *paths;
-static struct exempt_cgroups __rcu *cgroups;
+static struct resolved __rcu *paths;
+static struct resolved __rcu *cgroups;
 static bool proactive;
 
 /* ---- matching (any context, current task) -------------------------------- */
@@ -75,7 +81,7 @@ static bool comm_match(const struct task_struct *t)
 
 static bool path_match(const struct task_struct *t)
 {
-	const struct exempt_paths *p = rcu_dereference(paths);
+	const struct resolved *p = rcu_dereference(paths);
 	const struct inode *ino;
 	struct file *exe;
 	unsigned int i;
@@ -95,7 +101,7 @@ static bool path_match(const struct task_struct *t)
 
 static bool cgroup_match(struct task_struct *t)
 {
-	const struct exempt_cgroups *c = rcu_dereference(cgroups);
+	const struct resolved *c = rcu_dereference(cgroups);
 	struct cgroup *cg;
 	unsigned int i;
 
@@ -182,6 +188,56 @@ static struct sld_knob knob_comm = {
 SLD_KNOB(exempt_comm, knob_comm,
 	 "Comma list of task names whose split locks are handled in warn mode without penalty; +name/-name edit, - clears");
 
+/* ---- lists resolved when written (exempt_path, exempt_cgroup) ------------- */
+
+static void resolved_free(const struct resolved_kind *kind, struct resolved *r)
+{
+	if (!r)
+		return;
+	if (kind->release)
+		kind->release(r);
+	sld_names_free(r->names);
+	kfree(r);
+}
+
+/* All or nothing: every entry resolves, or the knob stays as it was. */
+static int resolved_set(struct resolved __rcu **slot,
+			const struct resolved_kind *kind, const char *val,
+			const char **why)
+{
+	struct resolved *old = rcu_dereference_protected(*slot, 1), *r;
+	unsigned int i;
+	int err;
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	err = sld_names_edit(old ? old->names : NULL, val, kind->rule,
+			     &r->names, why);
+	for (i = 0; !err && i < r->names->n; i++)
+		err = kind->resolve(r, i, why);
+	if (err) {
+		resolved_free(kind, r);
+		return err;
+	}
+	if (!r->names->n) {
+		resolved_free(kind, r);
+		r = NULL;
+	}
+	rcu_assign_pointer(*slot, r);
+	synchronize_rcu();
+	resolved_free(kind, old);
+	sld_task_refresh();
+	return 0;
+}
+
+static int resolved_show(struct resolved __rcu **slot, char *buf, size_t size)
+{
+	const struct resolved *r = rcu_dereference_protected(*slot, 1);
+
+	return sld_names_show(r ? r->names : NULL, buf, size);
+}
+
 /* ---- exempt_path ----------------------------------------------------------- */
 
 /* Absolute, canonical: no empty, "." or ".." component. */
@@ -211,14 +267,13 @@ static const struct sld_names_rule path_rule = {
 	.max = PATH_MAX_N, .max_len = PATH_LEN, .check = path_check,
 };
 
-static int path_resolve(const char *name, struct file_id *id,
-			const char **why)
+static int path_resolve(struct resolved *r, unsigned int i, const char **why)
 {
 	struct inode *ino;
 	struct path p;
 	int err;
 
-	if (kern_path(name, LOOKUP_FOLLOW, &p)) {
+	if (kern_path(r->names->v[i], LOOKUP_FOLLOW, &p)) {
 		*why = "no such file";
 		return -EINVAL;
 	}
@@ -227,53 +282,25 @@ static int path_resolve(const char *name, struct file_id *id,
 	if (err) {
 		*why = "not a regular file";
 	} else {
-		id->dev = ino->i_sb->s_dev;
-		id->ino = ino->i_ino;
+		r->id[i].dev = ino->i_sb->s_dev;
+		r->id[i].ino = ino->i_ino;
 	}
 	path_put(&p);
 	return err;
 }
 
-static void paths_free(struct exempt_paths *p)
-{
-	if (p)
-		sld_names_free(p->names);
-	kfree(p);
-}
+static const struct resolved_kind path_kind = {
+	.rule = &path_rule, .resolve = path_resolve,
+};
 
 static int path_set(const char *val, const char **why)
 {
-	struct exempt_paths *old = rcu_dereference_protected(paths, 1), *p;
-	unsigned int i;
-	int err;
-
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p)
-		return -ENOMEM;
-	err = sld_names_edit(old ? old->names : NULL, val, &path_rule,
-			     &p->names, why);
-	for (i = 0; !err && i < p->names->n; i++)
-		err = path_resolve(p->names->v[i], &p->id[i], why);
-	if (err) {
-		paths_free(p);
-		return err;
-	}
-	if (!p->names->n) {
-		paths_free(p);
-		p = NULL;
-	}
-	rcu_assign_pointer(paths, p);
-	synchronize_rcu();
-	paths_free(old);
-	sld_task_refresh();
-	return 0;
+	return resolved_set(&paths, &path_kind, val, why);
 }
 
 static int path_show(char *buf, size_t size)
 {
-	const struct exempt_paths *p = rcu_dereference_protected(paths, 1);
-
-	return sld_names_show(p ? p->names : NULL, buf, size);
+	return resolved_show(&paths, buf, size);
 }
 
 static struct sld_knob knob_path = {
@@ -300,60 +327,41 @@ static const struct sld_names_rule cgroup_rule = {
 	.max = CGROUP_MAX, .max_len = PATH_LEN, .check = cgroup_check,
 };
 
-static void cgroups_free(struct exempt_cgroups *c)
+static int cgroup_resolve(struct resolved *r, unsigned int i,
+			  const char **why)
+{
+	struct cgroup *cg = cgroup_get_from_path(r->names->v[i]);
+
+	if (IS_ERR(cg)) {
+		*why = "no such cgroup (v2 path below the cgroup2 root)";
+		return -EINVAL;
+	}
+	r->cg[i] = cg;
+	return 0;
+}
+
+static void cgroups_put(struct resolved *r)
 {
 	unsigned int i;
 
-	if (!c)
-		return;
 	for (i = 0; i < CGROUP_MAX; i++)
-		if (c->cg[i])
-			cgroup_put(c->cg[i]);
-	sld_names_free(c->names);
-	kfree(c);
+		if (r->cg[i])
+			cgroup_put(r->cg[i]);
 }
+
+static const struct resolved_kind cgroup_kind = {
+	.rule = &cgroup_rule, .resolve = cgroup_resolve,
+	.release = cgroups_put,
+};
 
 static int cgroup_set(const char *val, const char **why)
 {
-	struct exempt_cgroups *old = rcu_dereference_protected(cgroups, 1), *c;
-	unsigned int i;
-	int err;
-
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c)
-		return -ENOMEM;
-	err = sld_names_edit(old ? old->names : NULL, val, &cgroup_rule,
-			     &c->names, why);
-	for (i = 0; !err && i < c->names->n; i++) {
-		struct cgroup *cg = cgroup_get_from_path(c->names->v[i]);
-
-		if (IS_ERR(cg)) {
-			*why = "no such cgroup (v2 path below the cgroup2 root)";
-			err = -EINVAL;
-		} else {
-			c->cg[i] = cg;
-		}
-	}
-	if (err) {
-		cgroups_free(c);
-		return err;
-	}
-	if (!c->names->n) {
-		cgroups_free(c);
-		c = NULL;
-	}
-	rcu_assign_pointer(cgroups, c);
-	synchronize_rcu();
-	cgroups_free(old);
-	sld_task_refresh();
-	return 0;
+	return resolved_set(&cgroups, &cgroup_kind, val, why);
 }
 
 static int cgroup_show(char *buf, size_t size)
 {
-	const struct exempt_cgroups *c = rcu_dereference_protected(cgroups, 1);
-
-	return sld_names_show(c ? c->names : NULL, buf, size);
+	return resolved_show(&cgroups, buf, size);
 }
 
 static struct sld_knob knob_cgroup = {
@@ -391,8 +399,8 @@ SLD_KNOB(exempt_proactive, knob_proactive,
 void sld_exempt_free(void)
 {
 	sld_names_free(rcu_dereference_protected(comms, 1));
-	paths_free(rcu_dereference_protected(paths, 1));
-	cgroups_free(rcu_dereference_protected(cgroups, 1));
+	resolved_free(&path_kind, rcu_dereference_protected(paths, 1));
+	resolved_free(&cgroup_kind, rcu_dereference_protected(cgroups, 1));
 	RCU_INIT_POINTER(comms, NULL);
 	RCU_INIT_POINTER(paths, NULL);
 	RCU_INIT_POINTER(cgroups, NULL);
