@@ -34,17 +34,7 @@ one() {	# one ROUND CASE
 		"$(echo "$o" | sed -n 's/.*mean_ns=\([0-9]*\).*/\1/p')" $n \
 		"$(echo "$o" | sed -n 's/^\(handled=[0-9]* sigbus=[0-9]*\).*/\1/p' | tr ' ' ,)"
 }
-cases="exempt-user kernel-user-m1 kernel-user-m0 exempt-guest kernel-guest-m1 kernel-guest-m0 null"
-ncases=$(echo $cases | wc -w)
-r=1
-while [ $r -le $R ]; do
-	# rotate the order by the round number
-	set -- $cases
-	i=0
-	while [ $i -lt $((r % ncases)) ]; do x=$1; shift; set -- "$@" $x; i=$((i + 1)); done
-	for c in "$@"; do one $r $c; done
-	r=$((r + 1))
-done
+interleave $R exempt-user kernel-user-m1 kernel-user-m0 exempt-guest kernel-guest-m1 kernel-guest-m0 null
 mit 1
 echo - > $P/exempt_comm
 rmmod actest

@@ -48,15 +48,6 @@ one() {
 }
 
 insmod /mod/fx_hv.ko
-cases="unloaded unprotected protected ioctl-unloaded ioctl-learning ioctl-known"
-ncases=$(echo $cases | wc -w)
-r=1
-while [ $r -le $R ]; do
-	set -- $cases
-	i=0
-	while [ $i -lt $((r % ncases)) ]; do x=$1; shift; set -- "$@" $x; i=$((i + 1)); done
-	for c in "$@"; do one $r $c; done
-	r=$((r + 1))
-done
+interleave $R unloaded unprotected protected ioctl-unloaded ioctl-learning ioctl-known
 down
 rmmod fx_hv

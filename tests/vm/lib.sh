@@ -92,3 +92,19 @@ balanced() {
 	done
 	is "$(acct_sum hold) $(acct_sum task)" "0 0" "$1: no core held off, no task on a CPU"
 }
+
+# interleave ROUNDS CASE...: call one ROUND CASE for every CASE, ROUNDS
+# times, the order rotated by one each round, so that the cases of a
+# benchmark are measured side by side and none always runs first.
+interleave() {
+	_rounds=$1; shift
+	_cases="$*"
+	_r=1
+	while [ $_r -le $_rounds ]; do
+		set -- $_cases
+		_i=0
+		while [ $_i -lt $((_r % $#)) ]; do _x=$1; shift; set -- "$@" $_x; _i=$((_i + 1)); done
+		for _c in "$@"; do one $_r $_c; done
+		_r=$((_r + 1))
+	done
+}
