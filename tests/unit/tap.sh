@@ -1,9 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-# TAP helpers shared by the sldctl shell tests. The sourcing script sets
-# T (a scratch dir holding out, err and pyerr) and defines run(), which
-# fills $T/out, $T/err and RC. It ends with: echo "1..$N"; [ "$FAILS" -eq 0 ]
+# TAP helpers shared by the sldctl shell tests: T, a scratch dir removed
+# on exit, and run(), which fills $T/out, $T/err and RC (a test may define
+# its own). The sourcing script ends with: echo "1..$N"; [ "$FAILS" -eq 0 ]
 FAILS=0
 N=0
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT INT TERM
+
+# run CMD...: sets RC and the out and err files.
+run() {
+	"$@" > "$T/out" 2> "$T/err"
+	RC=$?
+}
 
 ok() { N=$((N + 1)); echo "ok $N - $1"; }
 not_ok() { N=$((N + 1)); FAILS=$((FAILS + 1)); echo "not ok $N - $1"; }

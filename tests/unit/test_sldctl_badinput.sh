@@ -11,14 +11,7 @@ set -u
 
 : "${SLDCTL:?}" "${SLDCTL_DATA:?}"
 D=$SLDCTL_DATA
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
 . "$(dirname "$0")/tap.sh"
-
-run() {
-	"$@" > "$T/out" 2> "$T/err"
-	RC=$?
-}
 no_sanitizer() {	# WHAT
 	if grep -qE 'Sanitizer|runtime error' "$T/err"; then
 		not_ok "$1: sanitizer report"

@@ -9,15 +9,7 @@ set -u
 
 : "${SLDCTL:?}" "${SLDCTL_DATA:?}"
 D=$SLDCTL_DATA
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
 . "$(dirname "$0")/tap.sh"
-
-# run CMD...: sets RC and the out and err files.
-run() {
-	"$@" > "$T/out" 2> "$T/err"
-	RC=$?
-}
 
 # ---- usage ------------------------------------------------------------------
 run "$SLDCTL"

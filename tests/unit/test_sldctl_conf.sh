@@ -6,13 +6,11 @@
 set -u
 
 : "${SLDCTL:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
+. "$(dirname "$0")/tap.sh"
 R=$T/root
 P=$R/sys/module/sld_compat/parameters
 S=$R/sys/kernel/sld_compat
 E=$R/etc/sld-compat
-. "$(dirname "$0")/tap.sh"
 
 run() {
 	SLDCTL_ROOT=$R "$@" > "$T/out" 2> "$T/err"
