@@ -98,8 +98,7 @@ int admin_end(struct admin *a, int rc)
 		return rc;
 	if (a->j.depth > 1)
 		json_end_array(&a->j);
-	json_key(&a->j, "exit");
-	json_uint(&a->j, rc);
+	json_field_uint(&a->j, "exit", rc);
 	json_end_object(&a->j);
 	json_end(&a->j);
 	return rc;
@@ -174,16 +173,11 @@ static void report(struct admin *a, const char *knob, const char *full,
 		return;
 	}
 	json_begin_object(&a->j);
-	json_key(&a->j, "knob");
-	json_string(&a->j, knob);
-	json_key(&a->j, "value");
-	json_string(&a->j, full);
-	json_key(&a->j, "module_written");
-	json_bool(&a->j, written);
-	json_key(&a->j, "persisted");
-	json_string(&a->j, a->persist ? a->config : NULL);
-	json_key(&a->j, "already_listed");
-	json_uint(&a->j, skipped);
+	json_field_str(&a->j, "knob", knob);
+	json_field_str(&a->j, "value", full);
+	json_field_bool(&a->j, "module_written", written);
+	json_field_str(&a->j, "persisted", a->persist ? a->config : NULL);
+	json_field_uint(&a->j, "already_listed", skipped);
 	json_end_object(&a->j);
 }
 

@@ -55,16 +55,11 @@ static void said(struct json *j, const struct conf_entry *e, const char *result)
 		return;
 	}
 	json_begin_object_flat(j);
-	json_key(j, "knob");
-	json_string(j, e->key);
-	json_key(j, "value");
-	json_string(j, e->value);
-	json_key(j, "file");
-	json_string(j, e->file);
-	json_key(j, "line");
-	json_uint(j, e->line);
-	json_key(j, "result");
-	json_string(j, result);
+	json_field_str(j, "knob", e->key);
+	json_field_str(j, "value", e->value);
+	json_field_str(j, "file", e->file);
+	json_field_uint(j, "line", e->line);
+	json_field_str(j, "result", result);
 	json_end_object(j);
 }
 
@@ -204,8 +199,7 @@ static int apply_all(struct conf *cf, const char *params, bool loaded,
 		for (i = 0; i < cf->nerr; i++)
 			json_string(j, cf->err[i].msg);
 		json_end_array(j);
-		json_key(j, "exit");
-		json_uint(j, rc);
+		json_field_uint(j, "exit", rc);
 	}
 	return rc;
 }

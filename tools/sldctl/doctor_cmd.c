@@ -244,21 +244,15 @@ static void print(const struct findings *f, bool as_json, int rc)
 	json_begin_array(&j);
 	for (i = 0; i < f->n; i++) {
 		json_begin_object_flat(&j);
-		json_key(&j, "id");
-		json_string(&j, f->v[i].id);
-		json_key(&j, "severity");
-		json_string(&j, doc_sev_name(f->v[i].sev));
-		json_key(&j, "message");
-		json_string(&j, f->v[i].text);
-		json_key(&j, "fix");
-		json_string(&j, f->v[i].fix);
+		json_field_str(&j, "id", f->v[i].id);
+		json_field_str(&j, "severity", doc_sev_name(f->v[i].sev));
+		json_field_str(&j, "message", f->v[i].text);
+		json_field_str(&j, "fix", f->v[i].fix);
 		json_end_object(&j);
 	}
 	json_end_array(&j);
-	json_key(&j, "result");
-	json_string(&j, result[rc]);
-	json_key(&j, "exit");
-	json_uint(&j, rc);
+	json_field_str(&j, "result", result[rc]);
+	json_field_uint(&j, "exit", rc);
 	json_end_object(&j);
 	json_end(&j);
 }

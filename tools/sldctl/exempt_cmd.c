@@ -56,8 +56,7 @@ static void list_json(struct admin *a)
 	char *v;
 	size_t i;
 
-	json_key(&a->j, "loaded");
-	json_bool(&a->j, a->loaded);
+	json_field_bool(&a->j, "loaded", a->loaded);
 	for (i = 0; i < NKINDS; i++) {
 		int r = admin_current(a, by_opt[i].knob, &v, &src);
 
@@ -69,8 +68,7 @@ static void list_json(struct admin *a)
 	admin_current(a, "exempt_proactive", &v, &src);
 	json_string(&a->j, v);
 	free(v);
-	json_key(&a->j, "source");
-	json_string(&a->j, src);
+	json_field_str(&a->j, "source", src);
 	json_key(&a->j, "tasks");
 	admin_json_lines(&a->j, STATUS_DIR "/tasks");
 	json_key(&a->j, "ac_tasks");

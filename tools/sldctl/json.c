@@ -191,6 +191,24 @@ void json_null(struct json *j)
 	fputs("null", j->f);
 }
 
+void json_field_str(struct json *j, const char *key, const char *s)
+{
+	json_key(j, key);
+	json_string(j, s);
+}
+
+void json_field_uint(struct json *j, const char *key, uint64_t v)
+{
+	json_key(j, key);
+	json_uint(j, v);
+}
+
+void json_field_bool(struct json *j, const char *key, bool v)
+{
+	json_key(j, key);
+	json_bool(j, v);
+}
+
 void json_end(struct json *j)
 {
 	fputc('\n', j->f);

@@ -43,6 +43,10 @@ void json_string_len(struct json *j, const char *s, size_t len);
 void json_uint(struct json *j, uint64_t v);
 void json_bool(struct json *j, bool v);
 void json_null(struct json *j);
+/* A key and its value, the common case. */
+void json_field_str(struct json *j, const char *key, const char *s);
+void json_field_uint(struct json *j, const char *key, uint64_t v);
+void json_field_bool(struct json *j, const char *key, bool v);
 /* Finish the document with a newline. */
 void json_end(struct json *j);
 

@@ -41,8 +41,7 @@ static void show(struct admin *a, const char *name)
 	int r = admin_current(a, name, &v, &src);
 
 	if (a->cli->json) {
-		json_key(&a->j, name);
-		json_string(&a->j, r ? NULL : v);
+		json_field_str(&a->j, name, r ? NULL : v);
 	} else {
 		printf("%s: %s (%s)\n", name, r ? "(not supported by this sld_compat)" :
 		       v ? v : "(not set)", src);
@@ -71,8 +70,7 @@ static int policy_get(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (c.json) {
-		json_key(&a.j, "source");
-		json_string(&a.j, a.loaded ? "module" : "configuration");
+		json_field_str(&a.j, "source", a.loaded ? "module" : "configuration");
 	}
 	for (i = 0; !c.nargs && i < NSCALARS; i++)
 		show(&a, scalars[i]);

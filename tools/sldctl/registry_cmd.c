@@ -57,28 +57,23 @@ static void list_json(struct admin *a)
 	char *v;
 	size_t i;
 
-	json_key(&a->j, "loaded");
-	json_bool(&a->j, a->loaded);
+	json_field_bool(&a->j, "loaded", a->loaded);
 	for (i = 0; i < 2; i++) {
 		admin_current(a, knobs[i], &v, &src);
 		json_key(&a->j, knobs[i]);
 		admin_json_list(&a->j, v ? v : "-");
 		free(v);
 	}
-	json_key(&a->j, "source");
-	json_string(&a->j, src);
+	json_field_str(&a->j, "source", src);
 	json_key(&a->j, "builtin");
 	json_begin_array(&a->j);
 	for (i = 0; i < 2; i++) {
 		if (!sld_known_hypervisor(builtin_candidates[i], &why))
 			continue;
 		json_begin_object_flat(&a->j);
-		json_key(&a->j, "name");
-		json_string(&a->j, builtin_candidates[i]);
-		json_key(&a->j, "verdict");
-		json_string(&a->j, "hypervisor");
-		json_key(&a->j, "why");
-		json_string(&a->j, why);
+		json_field_str(&a->j, "name", builtin_candidates[i]);
+		json_field_str(&a->j, "verdict", "hypervisor");
+		json_field_str(&a->j, "why", why);
 		json_end_object(&a->j);
 	}
 	json_end_array(&a->j);

@@ -230,22 +230,14 @@ void scan_print_json(struct json *j, const struct kofile *ko,
 	int k;
 
 	json_begin_object(j);
-	json_key(j, "file");
-	json_string(j, r->file);
-	json_key(j, "module");
-	json_string(j, r->module);
-	json_key(j, "sld_safe");
-	json_bool(j, r->sld_safe);
-	json_key(j, "imports_guest_handler");
-	json_bool(j, r->imports_handler);
-	json_key(j, "verdict");
-	json_string(j, sld_verdict_name(r->verdict));
-	json_key(j, "reason");
-	json_string(j, sld_reason_name(r->reason));
-	json_key(j, "insns");
-	json_uint(j, r->st.insns);
-	json_key(j, "invalid");
-	json_uint(j, r->st.invalid);
+	json_field_str(j, "file", r->file);
+	json_field_str(j, "module", r->module);
+	json_field_bool(j, "sld_safe", r->sld_safe);
+	json_field_bool(j, "imports_guest_handler", r->imports_handler);
+	json_field_str(j, "verdict", sld_verdict_name(r->verdict));
+	json_field_str(j, "reason", sld_reason_name(r->reason));
+	json_field_uint(j, "insns", r->st.insns);
+	json_field_uint(j, "invalid", r->st.invalid);
 	json_key(j, "counts");
 	json_begin_object(j);
 	for (k = 0; k < X86_F_COUNT; k++) {
@@ -259,27 +251,21 @@ void scan_print_json(struct json *j, const struct kofile *ko,
 	json_begin_array(j);
 	for (i = 0; i < r->nhits; i++) {
 		json_begin_object_flat(j);
-		json_key(j, "section");
-		json_string(j, sec_name(ko, r->hits[i].sec));
-		json_key(j, "offset");
-		json_uint(j, r->hits[i].off);
-		json_key(j, "insn");
-		json_string(j, x86_find_name(r->hits[i].find));
+		json_field_str(j, "section", sec_name(ko, r->hits[i].sec));
+		json_field_uint(j, "offset", r->hits[i].off);
+		json_field_str(j, "insn", x86_find_name(r->hits[i].find));
 		json_end_object(j);
 	}
 	json_end_array(j);
-	json_key(j, "findings_truncated");
-	json_bool(j, r->hits_truncated);
+	json_field_bool(j, "findings_truncated", r->hits_truncated);
 	json_end_object(j);
 }
 
 void scan_print_json_error(struct json *j, const char *file, const char *msg)
 {
 	json_begin_object(j);
-	json_key(j, "file");
-	json_string(j, file);
-	json_key(j, "error");
-	json_string(j, msg);
+	json_field_str(j, "file", file);
+	json_field_str(j, "error", msg);
 	json_end_object(j);
 }
 

@@ -291,18 +291,15 @@ static void json_host(struct json *j, const struct host *h)
 	json_end_object(j);
 	json_key(j, "kernel");
 	json_begin_object(j);
-	json_key(j, "sld_mode");
-	json_string(j, h->mode);
-	json_key(j, "sld_mode_source");
-	json_string(j, h->mode_source);
+	json_field_str(j, "sld_mode", h->mode);
+	json_field_str(j, "sld_mode_source", h->mode_source);
 	json_key(j, "split_lock_mitigate");
 	if (h->mitigate < 0)
 		json_null(j);
 	else
 		json_uint(j, h->mitigate);
 	json_end_object(j);
-	json_key(j, "loaded");
-	json_bool(j, h->loaded);
+	json_field_bool(j, "loaded", h->loaded);
 }
 
 static void print_json(const struct host *h, const struct items *status,
