@@ -62,7 +62,7 @@ vm-check: vmbin
 # protected tasks in 85-cycles.sh (make check: 20).
 STRESS_SECS ?= 120
 check-stress: deps vmbin
-	VM_STRESS_SECS=$(STRESS_SECS) VM_STRESS_FULL=1 VM_TIMEOUT=1500 bash tests/vm/check.sh
+	VM_STRESS_SECS=$(STRESS_SECS) VM_STRESS_FULL=1 VM_TIMEOUT=3600 bash tests/vm/check.sh
 
 # Lint builds of the module for every kernel of the suite: W=1 and sparse.
 lint:

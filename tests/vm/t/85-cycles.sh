@@ -26,6 +26,7 @@ while [ $i -lt $cycles ]; do
 	# Let the swarm run under the fresh module for a moment.
 	sleep 0.3
 	i=$((i + 1))
+	[ $((i % 50)) -eq 0 ] && diag "cycle $i of $cycles at $(cut -d' ' -f1 /proc/uptime) s"
 done
 touch /tmp/swarm.stop
 wait $swarm
