@@ -152,6 +152,8 @@ fi
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/$kver.initrd"
 
 log=$out/$kver-$mode.log
+# log_buf_len: the stress runs log ~50,000 lines (every detached task is
+# named); the whole log must stay for the checks below.
 # One host thread for all vCPUs (thread=single): multi-threaded TCG
 # (QEMU 7.2) crashes or hangs the guest when one vCPU patches code another
 # is executing (a kprobe armed or a static key flipped on a hot function),
@@ -162,7 +164,7 @@ log=$out/$kver-$mode.log
 timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 -m 1024 -smp $smp -cpu $cpu \
 	-accel "${VM_ACCEL:-tcg,thread=single}" -nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$out/$kver.initrd" \
-	-append "console=ttyS0 loglevel=1 oops=panic panic=-1 ${VM_APPEND:-}" \
+	-append "console=ttyS0 loglevel=1 log_buf_len=16M oops=panic panic=-1 ${VM_APPEND:-}" \
 	</dev/null 2>&1 | tr -d '\r' > "$log" || true
 
 if [ "$mode" = demo ]; then
