@@ -61,11 +61,12 @@
 /*
  * A shape table entry: the S_* bits (bits 0-7, all x86_decode uses), the
  * X_* bits that steer the fast path (x86_decode_fast), and fields that
- * E() precomputes so the fast path finds all it needs in one load:
- * bits 16-19 the immediate bytes without 66, 67 and REX.W; bits 20-23
- * the immediate of f6/f7 /0 and /1 (test); bits 24-30 how many ModRM
- * values from the top (ff down) are left to x86_decode; bit 31 S_M again,
- * where an arithmetic shift makes a mask of it.
+ * E() precomputes so the fast path finds all it needs in one load (an
+ * opcode without entry is 0, which fits: no ModRM, no immediate): bits
+ * 16-19 the immediate bytes without 66, 67 and REX.W, bits 20-23 the
+ * same with REX.W; bits 24-30 how many ModRM values
+ * from the top (ff down) are left to x86_decode; bit 31 S_M again, where
+ * an arithmetic shift makes a mask of it.
  */
 #define X_ESC	0x100	/* 0f: the opcode continues in the 0f map */
 #define X_SLOW	0x200	/* always left to x86_decode: other maps, VEX,
@@ -75,11 +76,10 @@
 #define X_F8	0x800	/* c6/c7: ModRM f8..ff (xabort, xbegin, bad) */
 #define X_M3	0x1000	/* 0f ae: register forms named by ModRM.rm */
 #define E(s)	((s) | (uint32_t)IMM(0, ((s) >> 1) & 0x3f) << 16 |	\
+		 (uint32_t)IMM(2, ((s) >> 1) & 0x3f) << 20 |		\
 		 (uint32_t)((s) & X_F8 ? 0x08 : (s) & X_M3 ? 0x40 : 0) << 24 | \
 		 ((s) & S_M ? 0x80000000u : 0))
-#define G(i)	((uint32_t)(i) << 20)
-#define E_IMM(t)	(((t) >> 16) & 0xf)
-#define E_GRP3(t)	(((t) >> 20) & 0xf)
+#define E_IMM(t, w)	(((t) >> (16 + 4 * (w))) & 0xf)	/* w: REX.W */
 #define E_TOPM(t)	(((t) >> 24) & 0x7f)
 #define E_MMASK(t)	((unsigned int)((int32_t)(t) >> 31))
 
@@ -117,7 +117,7 @@ static const uint32_t shape[2][256] = {
 		[0xd8 ... 0xdf] = E(S_M),
 		[0xe0 ... 0xe7] = E(S_I8), [0xe8] = E(S_REL), [0xe9] = E(S_REL),
 		[0xea] = E(S_BAD), [0xeb] = E(S_I8),
-		[0xf6] = E(S_M | X_GRP3) | G(1), [0xf7] = E(S_M | X_GRP3) | G(4),
+		[0xf6] = E(S_M | X_GRP3), [0xf7] = E(S_M | X_GRP3),
 		[0xfe] = E(S_M), [0xff] = E(S_M),
 	},
 	[X86_MAP_0F] = {
@@ -1051,7 +1051,8 @@ static inline unsigned int fast_class(unsigned int map, unsigned int op,
  * fast_len() for an instruction with legacy prefixes (4% of module text):
  * byte by byte, like prefixes() and decode_legacy().
  */
-static __attribute__((__noinline__)) int fast_len_pfx(const uint8_t *b)
+static __attribute__((__noinline__)) unsigned int
+fast_len_pfx(const uint8_t *b)
 {
 	unsigned int i = 0, seen = 0, rep = 0, rex_w = 0, map = X86_MAP_1BYTE;
 	unsigned int ctx, p, m = 0, l;
@@ -1100,7 +1101,7 @@ static __attribute__((__noinline__)) int fast_len_pfx(const uint8_t *b)
 	l += imm_size[ctx][(SHAPE(t) >> 1) & 0x3f];
 	if (fast_class(map, c, p, m) != K_OK || l > X86_MAX_LEN)
 		return 0;
-	return (int)l;
+	return l;
 }
 
 /* Bytes b[0..7], b[0] in the low byte, whatever the host's byte order. */
@@ -1117,26 +1118,32 @@ static inline uint64_t load_le64(const uint8_t *b)
 
 /*
  * The rest of fast_len() once REX and 0f are known: w holds the bytes from
- * the opcode on, n bytes came before it, w4 is 4 with REX.W, slow nonzero
- * if x86_decode must decide anyway. map is a constant in each caller.
+ * the opcode on, n bytes came before it, rex_w is REX.W, slow nonzero if
+ * fast_len_pfx() must decide (for the rare special cases it handles,
+ * test /0 /1 here) or x86_decode. map is a constant in each caller.
+ *
+ * No length check: without legacy prefixes a plain instruction has at
+ * most REX + opcode + 6 (ModRM, SIB, disp32) + 4 = 12 bytes, or 10 with
+ * imm64/moffs (no ModRM); 0f-map ones at most 2 + 1 + 6 + 1.
  */
-static inline __attribute__((__always_inline__)) int
-fast_tail(uint64_t w, unsigned int n, unsigned int map, unsigned int w4,
-	  unsigned int slow)
+static inline __attribute__((__always_inline__)) unsigned int
+fast_tail(const uint8_t *b, uint64_t w, unsigned int n, unsigned int map,
+	  unsigned int rex_w, unsigned int slow)
 {
 	unsigned int op = w & 0xff, t = shape[map][op], m = (w >> 8) & 0xff;
 	unsigned int mi = modrm_info[(w >> 8) & 0x7ff];
-	unsigned int hm = E_MMASK(t), imm, l;
+	unsigned int hm = E_MMASK(t), l;
 
-	/* no ModRM: no bytes, and leg_class() looks at slot 0 */
+	/* two fields of t, each one shift and mask from the sum */
+	l = n + 1 + E_IMM(t, rex_w) + (mi & 0xf & hm);
+	/* no ModRM: leg_class() looks at slot 0 */
 	mi &= hm;
 	m &= hm;
-	imm = E_IMM(t) + ((t >> 2) & w4) +	/* S_IV >> 2 == 4: imm64 */
-	      (E_GRP3(t) & -!(m & 0x30));	/* test /0 /1 */
-	l = n + 1 + (mi & 0xf) + imm;
-	slow |= (t & (S_BAD | X_SLOW)) | ((m + E_TOPM(t)) >> 8) |
+	slow |= (t & (S_BAD | X_SLOW | X_GRP3)) | ((m + E_TOPM(t)) >> 8) |
 		((leg_bad0[map][op] >> (mi >> 4)) & 1);
-	return slow || l > X86_MAX_LEN ? 0 : (int)l;
+	if (slow)
+		return fast_len_pfx(b);
+	return l;
 }
 
 /*
@@ -1146,25 +1153,25 @@ fast_tail(uint64_t w, unsigned int n, unsigned int map, unsigned int w4,
  * at most 15, so neither truncation nor the 20-byte fetch limit applies.
  *
  * This runs once per instruction of every module, and the next one starts
- * where this one ends, so it is written for a short dependency chain, few
- * instructions and no branch the CPU cannot predict (REX or not, ModRM or
- * not are coin flips in compiled code; 0f is 1 in 10): without legacy
- * prefixes the first 8 bytes are loaded once and picked apart by shifts,
- * REX is folded in arithmetically, the opcode's shape entry and the
- * ModRM's info entry carry everything else precomputed (both loads issue
- * at once), and every reason to defer is ORed into one rarely taken
- * branch.
+ * where this one ends, so it is written for a short dependency chain from
+ * b to the length, few instructions and no branch the CPU cannot predict
+ * (REX or not, ModRM or not are coin flips in compiled code; 0f is 1 in
+ * 10): without legacy prefixes the first 8 bytes are loaded once and
+ * picked apart by shifts, REX is folded in arithmetically, the opcode's
+ * shape entry and the ModRM's info entry carry everything else
+ * precomputed (both loads issue at once), and every reason to look closer
+ * is ORed into one rarely taken branch.
  */
-static inline __attribute__((__always_inline__)) int
+static inline __attribute__((__always_inline__)) unsigned int
 fast_len(const uint8_t *b)
 {
 	uint64_t w = load_le64(b);
-	unsigned int b0 = w & 0xff, rex, w4, slow;
+	unsigned int b0 = w & 0xff, rex, rex_w, slow;
 
 	if (pfx_kind[b0] & (PK_LEG | PK_FWAIT))
 		return fast_len_pfx(b);
 	rex = (b0 & 0xf0) == 0x40;
-	w4 = (rex & (b0 >> 3)) << 2;		/* REX.W */
+	rex_w = rex & (b0 >> 3);
 	w >>= rex * 8;
 	/*
 	 * A REX then a prefix is left to x86_decode (objdump shows it
@@ -1172,21 +1179,20 @@ fast_len(const uint8_t *b)
 	 */
 	slow = pfx_kind[w & 0xff];
 	if ((w & 0xff) == 0x0f)
-		return fast_tail(w >> 8, rex + 1, X86_MAP_0F, w4, slow);
-	return fast_tail(w, rex, X86_MAP_1BYTE, w4, slow);
+		return fast_tail(b, w >> 8, rex + 1, X86_MAP_0F, rex_w, slow);
+	return fast_tail(b, w, rex, X86_MAP_1BYTE, rex_w, slow);
 }
 
 int x86_decode_fast(const uint8_t *buf, size_t len)
 {
-	return len >= X86_FAST_MIN ? fast_len(buf) : 0;
+	return len >= X86_FAST_MIN ? (int)fast_len(buf) : 0;
 }
 
 size_t x86_decode_run(const uint8_t *buf, size_t len, size_t max,
 		      size_t *count)
 {
 	const uint8_t *p = buf, *end;
-	size_t n = 0;
-	int l;
+	size_t n = 0, l;
 
 	*count = 0;
 	if (len < X86_FAST_MIN || !max)
