@@ -1170,7 +1170,7 @@ fast_len(const uint8_t *b)
 
 	if (pfx_kind[b0] & (PK_LEG | PK_FWAIT))
 		return fast_len_pfx(b);
-	rex = (b0 & 0xf0) == 0x40;
+	rex = (b0 - 0x40) < 0x10;		/* unsigned: 40..4f */
 	rex_w = rex & (b0 >> 3);
 	w >>= rex * 8;
 	/*
@@ -1192,7 +1192,7 @@ size_t x86_decode_run(const uint8_t *buf, size_t len, size_t max,
 		      size_t *count)
 {
 	const uint8_t *p = buf, *end;
-	size_t n = 0, l;
+	size_t left = max, l;
 
 	*count = 0;
 	if (len < X86_FAST_MIN || !max)
@@ -1201,9 +1201,9 @@ size_t x86_decode_run(const uint8_t *buf, size_t len, size_t max,
 	end = buf + len - (X86_FAST_MIN - 1);
 	while ((l = fast_len(p)) > 0) {
 		p += l;
-		if (++n == max || p >= end)
+		if (!--left || p >= end)
 			break;
 	}
-	*count = n;
+	*count = max - left;
 	return (size_t)(p - buf);
 }
