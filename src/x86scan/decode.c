@@ -1188,21 +1188,114 @@ int x86_decode_fast(const uint8_t *buf, size_t len)
 	return len >= X86_FAST_MIN ? (int)fast_len(buf) : 0;
 }
 
+/*
+ * Two lanes. Even at a few cycles per table lookup, one instruction's
+ * length is a chain of ~20 cycles (load, REX, shape, sum) and the next
+ * instruction cannot start before it: the core idles. So a second lane
+ * decodes speculatively from X86_LANE_GAP bytes ahead, from a guess that
+ * need not be an instruction start, and notes where it stood in a bitmap.
+ * x86 code resynchronises within a few instructions: once the real lane
+ * (A) stands where lane B stood, every later step of A would repeat B's
+ * (fast_len() depends on nothing but the bytes there), so A jumps to
+ * where B is and counts the starts B noted in between. If A passes B
+ * without meeting it, B's work is dropped and B starts again ahead. The
+ * result (bytes, count, where the run stops) is the one-lane result.
+ */
+#define X86_LANE_GAP	128
+#define X86_LANE_BITS	256	/* B's notes: X86_LANE_BITS bytes from q0 */
+
+/* Set bits in w (no libgcc/popcnt instruction needed in the kernel). */
+static inline unsigned int bits64(uint64_t w)
+{
+	w -= (w >> 1) & 0x5555555555555555ull;
+	w = (w & 0x3333333333333333ull) + ((w >> 2) & 0x3333333333333333ull);
+	w = (w + (w >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (unsigned int)((w * 0x0101010101010101ull) >> 56);
+}
+
+/* Set bits [from, to) of a bitmap of X86_LANE_BITS, to <= X86_LANE_BITS. */
+static size_t bits_between(const uint64_t *bm, size_t from, size_t to)
+{
+	size_t k = 0;
+
+	while (from < to) {
+		size_t i = from / 64, hi = to - i * 64 < 64 ? to - i * 64 : 64;
+		uint64_t w = bm[i] >> (from % 64);
+
+		if (hi < 64)
+			w &= (1ull << (hi - from % 64)) - 1;
+		k += bits64(w);
+		from = i * 64 + hi;
+	}
+	return k;
+}
+
 size_t x86_decode_run(const uint8_t *buf, size_t len, size_t max,
 		      size_t *count)
 {
-	const uint8_t *p = buf, *end;
-	size_t left = max, l;
+	const uint8_t *p = buf, *end, *q, *q0;
+	uint64_t seen[X86_LANE_BITS / 64];
+	size_t left = max, l, lb, off;
+	bool lanes = true, bq;
 
 	*count = 0;
 	if (len < X86_FAST_MIN || !max)
 		return 0;
 	/* fast_len() needs X86_FAST_MIN bytes from where it starts */
 	end = buf + len - (X86_FAST_MIN - 1);
-	while ((l = fast_len(p)) > 0) {
+restart:
+	/* lane B from X86_LANE_GAP ahead; bq while it goes on */
+	bq = lanes && (size_t)(end - p) > X86_LANE_GAP;
+	if (bq) {
+		q0 = q = p + X86_LANE_GAP;
+		memset(seen, 0, sizeof(seen));
+		seen[0] = 1;
+	} else {
+		q0 = q = end;		/* A stops before it gets there */
+	}
+	for (;;) {
+		l = fast_len(p);
+		if (bq) {
+			lb = fast_len(q);
+			q += lb;
+			off = (size_t)(q - q0);
+			if (!lb || q >= end || off >= X86_LANE_BITS)
+				bq = false;
+			else
+				seen[off / 64] |= 1ull << (off % 64);
+		}
+		if (!l)
+			break;
 		p += l;
 		if (!--left || p >= end)
 			break;
+		if (p < q0)
+			continue;
+		if (p > q)
+			goto restart;		/* passed B: start it again */
+		off = (size_t)(p - q0);
+		if (off < X86_LANE_BITS && (seen[off / 64] >> (off % 64)) & 1) {
+			/*
+			 * A stands where B stood: take B's steps since. B
+			 * may have stepped past its notes (then it stopped):
+			 * each noted start is one step all the same.
+			 */
+			size_t to = (size_t)(q - q0), k;
+
+			k = bits_between(seen, off, to < X86_LANE_BITS ?
+					 to : X86_LANE_BITS);
+			if (k > left) {
+				/* not within max: go on alone */
+				lanes = false;
+				bq = false;
+				continue;
+			}
+			left -= k;
+			p = q;
+			if (!left || p >= end)
+				break;
+			goto restart;
+		}
 	}
 	*count = max - left;
 	return (size_t)(p - buf);
