@@ -12,9 +12,12 @@
  *    and no finding;
  *  - x86_decode gives what ref_x86_decode gives: status, length (also the
  *    resync length of "(bad)") and every field, finding included.
- * Per section: x86scan_run in one call and in chunks of 7 instructions
- * gives the statistics and the hits (finding, offset, order) of the scan
- * loop as it was before the fast path (ref_scan). Built without
+ * Per section: x86_decode_run, from wherever the old scan loop stands and
+ * with budgets from 1 to 4096 instructions, stops where the old loop
+ * stands too, after exactly the instructions the old loop decoded in
+ * between; x86scan_run in one call and in chunks of 7 instructions gives
+ * the statistics and the hits (finding, offset, order) of the scan loop
+ * as it was before the fast path (ref_scan). Built without
  * sanitizers for speed; the fuzz target fuzz_decdiff covers the same
  * comparison under ASan. Prints "N passed, N failed" (modules).
  */
@@ -29,7 +32,71 @@
 #include "ref.h"
 
 static unsigned long long n_off, n_fast, n_insns, n_hits, n_secs, n_bytes;
+static unsigned long long n_runs;
 static unsigned long n_mods, n_fail;
+
+/*
+ * x86_decode_run from every place the old scan loop stands, with budgets
+ * from 1 to 4096 instructions (small ones stop it mid-run, large ones let
+ * its second lane run and resynchronise): it must stop where the old loop
+ * stands too, having walked exactly the instructions the old loop
+ * decoded in between.
+ */
+static int check_runs(const char *mod, const char *sec, const uint8_t *b,
+		      size_t len)
+{
+	static const size_t budget[] = { 1, 7, 50, 300, 4096, (size_t)-1 };
+	uint32_t *cum = malloc((len + 1) * sizeof(*cum));
+	uint8_t *at = calloc(len + 1, 1);
+	size_t pos = 0, i = 0;
+	uint32_t n = 0;
+	int ret = 0;
+
+	if (!cum || !at) {
+		perror("x86diff");
+		exit(1);
+	}
+	/* cum[o]: valid instructions the old loop decoded before offset o */
+	while (pos < len) {
+		struct x86_insn in;
+		int r = ref_x86_decode(b + pos, len - pos, &in);
+		size_t step = r > 0 ? (size_t)r :
+			      r == X86_INVALID && in.len ? in.len : 1;
+		size_t k;
+
+		at[pos] = 1;
+		for (k = 0; k < step && pos + k < len; k++)
+			cum[pos + k] = n;
+		n += r > 0;
+		pos += step;
+	}
+	cum[len] = n;
+	at[len] = 1;
+	for (pos = 0; pos < len; i++) {
+		size_t cnt, adv = x86_decode_run(b + pos, len - pos,
+						 budget[i % 6], &cnt);
+
+		if (!at[pos + adv] || cnt != cum[pos + adv] - cum[pos] ||
+		    cnt > budget[i % 6]) {
+			printf("# %s %s+%#zx: x86_decode_run(max %zu) went %zu bytes, %zu insns\n",
+			       mod, sec, pos, budget[i % 6], adv, cnt);
+			ret = -1;
+			break;
+		}
+		n_runs++;
+		if (adv) {
+			pos += adv;
+			continue;
+		}
+		/* the fast path stopped at once: one step of the old loop */
+		do
+			pos++;
+		while (pos < len && !at[pos]);
+	}
+	free(cum);
+	free(at);
+	return ret;
+}
 
 static int check_section(const char *mod, const char *sec,
 			 const uint8_t *b, size_t len)
@@ -61,6 +128,8 @@ static int check_section(const char *mod, const char *sec,
 			}
 		}
 	}
+	if (check_runs(mod, sec, b, len))
+		return -1;
 	ref_scan(b, len, &rst, &rh);
 	x86scan_init(&s1, b, len);
 	x86scan_run(&s1, 0, ref_hit_cb, &h1);
@@ -150,8 +219,8 @@ int main(int argc, char **argv)
 	walk(argv[1]);
 	printf("# %lu modules, %llu sections, %llu bytes, %llu instructions, %llu hits\n",
 	       n_mods, n_secs, n_bytes, n_insns, n_hits);
-	printf("# %llu offsets compared, fast path decided %llu (%.1f%%)\n",
-	       n_off, n_fast, n_off ? 100.0 * n_fast / n_off : 0.0);
+	printf("# %llu offsets compared, fast path decided %llu (%.1f%%); %llu runs checked\n",
+	       n_off, n_fast, n_off ? 100.0 * n_fast / n_off : 0.0, n_runs);
 	if (!n_mods) {
 		printf("# no modules under %s (run tests/vm/deps.sh)\n", argv[1]);
 		n_fail++;
