@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The finder: walk a text section with x86_decode() and report the
- * instructions that only a hypervisor (VMX, SVM) or code that reprograms
- * the CPU (MOV to CR/DR) executes. Which encoding is which instruction
- * follows objdump 2.40, so "objdump -d" and the scanner name the same
- * instructions (tests/objdump/agree.sh checks this on real modules).
+ * The finder: walk a text section with x86_decode_run() and x86_decode()
+ * and report the instructions that only a hypervisor (VMX, SVM) or code
+ * that reprograms the CPU (MOV to CR/DR) executes. Which encoding is which
+ * instruction follows objdump 2.40, so "objdump -d" and the scanner name
+ * the same instructions (tests/objdump/agree.sh checks this on real
+ * modules).
  */
 #include "x86scan.h"
 
@@ -180,14 +181,27 @@ static int step(struct x86scan *s, x86scan_cb cb, void *ctx)
 	return cb ? cb(ctx, in.find, off) : 0;
 }
 
+/*
+ * x86_decode_run() takes the plain instructions in bulk (most of them);
+ * step() decodes the rest one by one with x86_decode. Either way each
+ * instruction counts once against max_insns, as before the fast path.
+ */
 bool x86scan_run(struct x86scan *s, size_t max_insns, x86scan_cb cb,
 		 void *ctx)
 {
-	size_t done = 0;
+	size_t done = 0, n;
 
 	while (s->pos < s->len && !s->stopped) {
-		if (max_insns && done++ >= max_insns)
+		if (max_insns && done >= max_insns)
 			break;
+		s->pos += x86_decode_run(s->buf + s->pos, s->len - s->pos,
+					 max_insns ? max_insns - done : (size_t)-1,
+					 &n);
+		s->st.insns += n;
+		done += n;
+		if (s->pos >= s->len || (max_insns && done >= max_insns))
+			break;
+		done++;
 		if (step(s, cb, ctx))
 			s->stopped = true;
 	}

@@ -88,6 +88,20 @@ enum x86_status {
  */
 int x86_decode(const uint8_t *buf, size_t len, struct x86_insn *insn);
 
+/*
+ * The scanner's fast path. x86_decode_fast returns the length of the
+ * instruction at buf when a few table lookups show that it is a plain one
+ * (valid, no finding), which x86_decode would then return too; else 0, and
+ * only x86_decode can tell. It decides nothing with fewer than
+ * X86_FAST_MIN bytes left. x86_decode_run walks up to max such
+ * instructions from buf, stops at the first it cannot decide, sets *count
+ * to the instructions walked and returns the bytes walked.
+ */
+#define X86_FAST_MIN	16
+int x86_decode_fast(const uint8_t *buf, size_t len);
+size_t x86_decode_run(const uint8_t *buf, size_t len, size_t max,
+		      size_t *count);
+
 /* The finder instruction a decoded insn is, or X86_F_NONE (scan.c). */
 enum x86_find x86_find_of(const struct x86_insn *insn);
 

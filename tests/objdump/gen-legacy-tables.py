@@ -80,6 +80,26 @@ def classify(m, p, op, b, l, t):
     return 0
 
 
+def bad0_table(lines, dic):
+    """leg_bad0: for the fast path, the slots without prefix that are not K_OK."""
+    o = ['/*',
+         ' * leg_bad0[map][opcode], maps 1-byte and 0f: bit reg * 2 + (mod == 3)',
+         ' * set where leg_pat says anything but K_OK without prefix (fast path).',
+         ' */',
+         'static const uint16_t leg_bad0[2][256] = {']
+    for m in range(2):
+        row = []
+        for op in range(256):
+            v = dic[lines[m][op]][0]
+            row.append(sum(1 << s for s in range(16) if (v >> (s * 2)) & 3))
+        o.append('\t{')
+        for i in range(0, 256, 8):
+            o.append('\t\t' + ', '.join('0x%04x' % x for x in row[i:i + 8]) + ',')
+        o.append('\t},')
+    o.append('};')
+    return o
+
+
 def main():
     args = sys.argv[1:]
     cs = cases()
@@ -140,6 +160,8 @@ def main():
             o.append('\t\t{ ' + ', '.join('0x%02x' % x for x in p) + ' },')
         o.append('\t},')
     o.append('};')
+    o.append('')
+    o.extend(bad0_table(lines, dic))
     path = args[0]
     s = open(path).read()
     a = s.index('/* BEGIN GENERATED legacy tables */\n')

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * x86dump: decode a raw binary (an extracted text section) linearly with
- * x86scan and print one line per instruction, "offset length [finding]",
+ * x86scan as the scanner does (x86_decode_fast, else x86_decode) and print
+ * one line per instruction, "offset length [finding]",
  * offsets in hex like objdump. "(bad)" stretches print as "offset length
  * (bad)", bytes at the end that do not form an instruction as ".byte".
  * With -c, read hex cases on stdin instead and print "case | length".
@@ -30,8 +31,14 @@ static int dump(const char *path)
 	fclose(f);
 	while (pos < (size_t)n) {
 		struct x86_insn in;
-		int r = x86_decode(buf + pos, n - pos, &in);
+		int r = x86_decode_fast(buf + pos, n - pos);
 
+		if (r > 0) {		/* plain: valid, no finding */
+			printf("%zx %d\n", pos, r);
+			pos += r;
+			continue;
+		}
+		r = x86_decode(buf + pos, n - pos, &in);
 		if (r > 0) {
 			if (in.find != X86_F_NONE)
 				printf("%zx %d %s\n", pos, r, x86_find_name(in.find));
@@ -71,8 +78,13 @@ static int cases(void)
 		}
 		for (i = 0; i < 20; i++)
 			b[n + i] = 0x90;	/* the oracle's padding */
-		r = x86_decode(b, n + 20, &in);
+		r = x86_decode_fast(b, n + 20);
 		line[strcspn(line, "\n")] = 0;
+		if (r > 0) {
+			printf("%s | %d | %s\n", line, r, x86_find_name(X86_F_NONE));
+			continue;
+		}
+		r = x86_decode(b, n + 20, &in);
 		printf("%s | %d | %s\n", line, r > 0 ? r : in.len,
 		       r > 0 ? x86_find_name(in.find) : "(bad)");
 	}
