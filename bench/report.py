@@ -98,7 +98,7 @@ if os.path.exists(vm):
             ac[f[3]][f[2]] = int(f[4])
         elif f[1] == "load" and f[4]:
             load[f[3]][f[2]] = int(f[4])
-        elif f[1] == "ctxsw" and f[4]:
+        elif f[1] == "ctxsw" and f[4].isdigit():
             ctx[f[3]][f[2]] = int(f[4])
             if f[6] != "-":
                 wps[f[3]][f[2]] = float(f[6])
@@ -183,7 +183,7 @@ plot 'load.dat' using 2:3:4:xtic(1) title 'without sld\\_compat', '' using 5:6:7
 # ---- memory -------------------------------------------------------------------
 mem = os.path.join(res, "memory.txt")
 if os.path.exists(mem):
-    out.append("## Memory\n")
+    out.append("\n## Memory\n")
     out.append("```")
     out += [l.rstrip("\n") for l in open(mem)]
     out.append("```")
