@@ -137,19 +137,27 @@ plot 'ac.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerror
     if load:
         rounds = sorted(set(load["kvm-intel-with"]) & set(load["kvm-intel-without"]), key=int)
         out.append("## insmod cost of the load-time scan in the VM (%d rounds, interleaved)\n" % len(rounds))
-        out.append("| module | without sld_compat, ms | with sld_compat, ms | added, % per round |")
-        out.append("|---|---|---|---|")
+        out.append("| module | without sld_compat, ms | with sld_compat, ms | added, % per round "
+                   "| the scan alone, ms | scan / insmod without, % per round |")
+        out.append("|---|---|---|---|---|---|")
         plot = []
         for m in ["kvm-intel", "big"]:
             wo = [load[m + "-without"][r] / 1e6 for r in rounds]
             wi = [load[m + "-with"][r] / 1e6 for r in rounds]
             add = [(a - b) / b * 100 for a, b in zip(wi, wo)]
             label = bigname if m == "big" else m
-            out.append("| %s | %s | %s | %s |" % (label, spread(wo), spread(wi), spread(add)))
+            sr = [r for r in rounds if r in load[m + "-scan"]]
+            if sr:
+                sc = [load[m + "-scan"][r] / 1e6 for r in sr]
+                frac = [load[m + "-scan"][r] / load[m + "-without"][r] * 100 for r in sr]
+                scan_cols = "%s | %s" % (spread(sc), spread(frac))
+            else:
+                scan_cols = "- | -"
+            out.append("| %s | %s | %s | %s | %s |" % (label, spread(wo), spread(wi), spread(add), scan_cols))
             plot.append("\"%s\" %.1f %.1f %.1f %.1f %.1f %.1f" % (
                 label, med(wo), min(wo), max(wo), med(wi), min(wi), max(wi)))
         it = [load["sld_compat-itself"][r] / 1e6 for r in sorted(load["sld_compat-itself"], key=int)]
-        out.append("| sld_compat itself (scans every loaded module) | | %s | |" % spread(it))
+        out.append("| sld_compat itself (scans every loaded module) | | %s | | | |" % spread(it))
         open(os.path.join(res, "load.dat"), "w").write("\n".join(plot) + "\n")
         gnuplot("""set terminal png size 900,420
 set output 'load.png'

@@ -24,7 +24,9 @@
 
 #include <linux/elf.h>
 #include <linux/kernel.h>
+#include <linux/ktime.h>
 #include <linux/list.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/proc_fs.h>
@@ -93,6 +95,7 @@ struct modrec {
 	char sec[MAX_SECS][SEC_NAME_LEN];
 	u8 first_sec[X86_F_COUNT];
 	struct x86scan_stats st;	/* count[] and first[] used */
+	u64 scan_ns;		/* time spent decoding, what insmod paid */
 };
 
 static LIST_HEAD(records);
@@ -267,15 +270,18 @@ static int scan_region(struct modrec *rec, unsigned int sec,
 {
 	struct scan_ctx ctx = { .rec = rec, .sec = sec };
 	struct x86scan *s;
+	u64 t0;
 
 	if (!base || !size)
 		return 0;
 	s = kmalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
+	t0 = ktime_get_ns();
 	x86scan_init(s, base, size);
 	while (x86scan_run(s, SCAN_CHUNK, scan_cb, &ctx))
 		cond_resched();
+	rec->scan_ns += ktime_get_ns() - t0;
 	rec->st.insns += s->st.insns;
 	rec->st.invalid += s->st.invalid;
 	kfree(s);
@@ -646,11 +652,12 @@ static int rec_show(struct seq_file *m, void *v)
 	char first[64];
 
 	describe_first(rec, first, sizeof(first), "@");
-	seq_printf(m, "%s %s %s vmx=%u svm=%u cr=%u dr=%u first=%s flags=",
+	seq_printf(m, "%s %s %s vmx=%u svm=%u cr=%u dr=%u first=%s scan_us=%llu flags=",
 		   rec->name, sld_verdict_name(rec->verdict),
 		   sld_reason_name(rec->reason), class_count(rec, X86_C_VMX),
 		   class_count(rec, X86_C_SVM), class_count(rec, X86_C_CR),
-		   class_count(rec, X86_C_DR), first);
+		   class_count(rec, X86_C_DR), first,
+		   div_u64(rec->scan_ns, NSEC_PER_USEC));
 	seq_puts(m, rec->flags & RF_SECTIONS ? "sections" : "text-regions");
 	if (rec->flags & RF_PRELOADED)
 		seq_puts(m, ",preloaded,init-gone");

@@ -17,7 +17,7 @@ like "$(grep '^modscan ' $S/hooks)" '^modscan module_finalize armed$' \
 	"modscan hook on module_finalize is armed"
 is "$(cat $S/degraded)" none "nothing degraded"
 like "$(rec fx_movcr4)" \
-	'^fx_movcr4 clean none vmx=0 svm=0 cr=1 dr=0 first=mov-cr4@core-text\+0x[0-9a-f]+ flags=text-regions,preloaded,init-gone,no-modinfo,no-symtab,loaded$' \
+	'^fx_movcr4 clean none vmx=0 svm=0 cr=1 dr=0 first=mov-cr4@core-text\+0x[0-9a-f]+ scan_us=[0-9]+ flags=text-regions,preloaded,init-gone,no-modinfo,no-symtab,loaded$' \
 	"preloaded fx_movcr4 listed: core text only, init text gone"
 like "$(rec fx_svm)" '^fx_svm svm-only svm-text vmx=0 svm=1 .*preloaded,init-gone' \
 	"preloaded fx_svm listed as svm-only"
@@ -28,7 +28,7 @@ rmmod fx_svm
 # ---- verdicts under the default policy (protect) ---------------------------
 is "$(cat $P/on_hypervisor)" protect "on_hypervisor defaults to protect"
 T='\.text\+0x[0-9a-f]+'
-F='flags=sections,init-scanned,modinfo,symtab'
+F='scan_us=[0-9]+ flags=sections,init-scanned,modinfo,symtab'
 check_fx() {	# check_fx MODULE REGEX-AFTER-NAME
 	mark_dmesg
 	run "insmod $1" insmod /mod/$1.ko
@@ -158,7 +158,7 @@ is "$(w on_hypervisor 'protect\n')" OK "on_hypervisor=protect"
 is "$(w enabled 'N\n')" OK "hooks disarmed (enabled=N)"
 run "fallback: fx_safe loads" insmod /mod/fx_safe.ko
 like "$(rec fx_safe)" \
-	'^fx_safe hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@core-text\+0x[0-9a-f]+ flags=text-regions,init-scanned,no-modinfo,no-symtab,loaded$' \
+	'^fx_safe hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@core-text\+0x[0-9a-f]+ scan_us=[0-9]+ flags=text-regions,init-scanned,no-modinfo,no-symtab,loaded$' \
 	"fallback: core/init text scanned, no section names, no modinfo (so no sld_safe)"
 rmmod fx_safe
 is "$(w enabled 'Y\n')" OK "hooks armed again"
