@@ -157,7 +157,7 @@ plot 'ac.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerror
             plot.append("\"%s\" %.1f %.1f %.1f %.1f %.1f %.1f" % (
                 label, med(wo), min(wo), max(wo), med(wi), min(wi), max(wi)))
         it = [load["sld_compat-itself"][r] / 1e6 for r in sorted(load["sld_compat-itself"], key=int)]
-        out.append("| sld_compat itself (scans every loaded module) | | %s | | | |" % spread(it))
+        out.append("| sld_compat itself (scans every loaded module) | | %s | | | |\n" % spread(it))
         open(os.path.join(res, "load.dat"), "w").write("\n".join(plot) + "\n")
         gnuplot("""set terminal png size 900,420
 set output 'load.png'
