@@ -56,6 +56,7 @@ struct hv_entry {
 	struct kprobe kp;
 	bool kp_on;
 	int kp_err;
+	/* Last: a reloaded module's slot is cleared up to here, not beyond. */
 	atomic_long_t tasks, ac_user, ac_guest;
 };
 
@@ -258,11 +259,8 @@ void sld_hv_watch(struct module *mod)
 			mod->name, HV_MAX);
 		goto out;
 	}
+	memset(e, 0, offsetof(struct hv_entry, tasks));
 	e->refs = 1;
-	e->learned = 0;
-	e->via = VIA_NONE;
-	e->kp_err = 0;
-	memset(&e->kp, 0, sizeof(e->kp));
 	strscpy(e->name, mod->name, sizeof(e->name));
 	WRITE_ONCE(e->mod, mod);
 	WRITE_ONCE(nwatched, nwatched + 1);
