@@ -16,8 +16,6 @@ R=${BENCH_ROUNDS:-7}
 N=20000		# ping-pong rounds (40000 switches)
 C=50000		# ioctls
 
-toggles() { sed -n 's/.* toggles_off=\([0-9]*\) toggles_on=\([0-9]*\).*/\1 \2/p' $S/account |
-	awk '{ s += $1 + $2 } END { print s + 0 }'; }
 up() {	# up learning|known: sld_compat with fx_hv watched
 	lsmod | grep -q '^sld_compat ' || load
 	echo bench_none > $P/exempt_comm

@@ -77,6 +77,8 @@ ac() { grep "^$1 " $S/ac | cut -d' ' -f2; }
 acf() { sed -n "s/^$1 .* $2=\([0-9]*\).*/\1/p" $S/account; }
 # acct_sum FIELD: a field of $S/account summed over the CPUs.
 acct_sum() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" $S/account | awk '{ s += $1 } END { print s + 0 }'; }
+# toggles: every CPU's toggles, off and on.
+toggles() { echo $(($(acct_sum toggles_off) + $(acct_sum toggles_on))); }
 # hv MODULE: its line of $S/hypervisors.
 hv() { grep "^$1 " $S/hypervisors; }
 # field TEXT NAME: the value of NAME=... in TEXT.

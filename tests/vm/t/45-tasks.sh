@@ -78,17 +78,17 @@ else nok "migrate: held off at least once per run"; fi
 balanced "after migration"
 
 # ---- context switches: nothing for unprotected tasks, <= 2 writes per switch ----
-t0=$(($(acct_sum toggles_off) + $(acct_sum toggles_on)))
+t0=$(toggles)
 c0=$(ac sched_calls)
 is "$(ac key_held)" 1 "pingpong: the preempt-notifier key is on (fx_hv watched)"
 out=$(sldhv pingpong 2000)
-is "$(($(acct_sum toggles_off) + $(acct_sum toggles_on)))" "$t0" "pingpong, unprotected: $(field "$out" switches) switches, no toggle"
+is "$(toggles)" "$t0" "pingpong, unprotected: $(field "$out" switches) switches, no toggle"
 is "$(ac sched_calls)" "$c0" "pingpong, unprotected: sld_compat code ran on none of their switches"
 diag "unprotected: $out"
-t0=$(($(acct_sum toggles_off) + $(acct_sum toggles_on)))
+t0=$(toggles)
 c0=$(ac sched_calls)
 out=$(sldhv pingpong 2000 fx_hv)
-d=$(($(acct_sum toggles_off) + $(acct_sum toggles_on) - t0))
+d=$(($(toggles) - t0))
 if [ $(($(ac sched_calls) - c0)) -ge 4000 ]; then ok "pingpong, protected: our notifiers ran ($(($(ac sched_calls) - c0)) calls)"
 else nok "pingpong, protected: our notifiers ran ($(($(ac sched_calls) - c0)) calls)"; fi
 csw=$(field "$out" csw)
