@@ -46,6 +46,7 @@
 #include <linux/spinlock.h>
 #include <linux/stop_machine.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "sld_compat.h"
 
@@ -70,6 +71,7 @@ static DEFINE_RAW_SPINLOCK(pool_lock);	/* pool membership, used[] */
 static bool *used;
 static DEFINE_MUTEX(task_mutex);	/* key, ready, detach */
 static bool key_held, setup_done;
+static bool key_wanted;			/* the last refresh's need */
 static bool ready;			/* protect() may add records */
 static atomic_long_t n_protected, n_exited, n_exec_dropped, n_pool_full;
 static atomic_long_t n_detached, n_refused;
@@ -214,6 +216,12 @@ int sld_task_protect(enum sld_why why, int hv)
 	return 0;
 }
 
+static void key_work_fn(struct work_struct *work)
+{
+	sld_task_refresh();
+}
+static DECLARE_WORK(key_work, key_work_fn);
+
 /* current only; the task reference is dropped later, never here. */
 static void release(struct sld_task *t)
 {
@@ -222,6 +230,9 @@ static void release(struct sld_task *t)
 		sld_msr_task_out();
 	/* current holds its own reference; ours cannot be the last. */
 	put_task_struct(pool_put(t));
+	/* The key outlived its rule for this record only: drop it now. */
+	if (!live() && !READ_ONCE(key_wanted))
+		schedule_work(&key_work);
 }
 
 /*
@@ -371,12 +382,14 @@ void sld_task_refresh(void)
 	if (!READ_ONCE(setup_done) || !engine_possible())
 		return;
 	mutex_lock(&task_mutex);
+	WRITE_ONCE(key_wanted, need);
 	if (!enabled) {
 		detach_all("disabled");
 	} else if (need && !key_held) {
 		preempt_notifier_inc();
 		key_held = true;
-	} else if (!need && key_held) {
+	} else if (!need && key_held && !live()) {
+		/* Live records keep the key: no grace period on every refresh. */
 		stop_protecting();
 		if (!live()) {
 			key_held = false;
@@ -432,6 +445,8 @@ void sld_task_exit(void)
 	if (engine_possible())
 		detach_all("unloading");
 	mutex_unlock(&task_mutex);
+	/* No record is left to queue it again; the work takes task_mutex. */
+	cancel_work_sync(&key_work);
 }
 
 void sld_task_free(void)

@@ -52,11 +52,26 @@ xd=$(ac tasks_exec_dropped)
 like "$(/tmp/sldgame oncpu 0 /tests/bin/sldhv cat $S/tasks)" '^none$' \
 	"exec into a program no rule matches drops the protection"
 is "$(ac tasks_exec_dropped)" $((xd + 1)) "tasks_exec_dropped +1"
+# The key outlives its rules while a record does, and goes with the last.
+mkfifo /tmp/keep
+/tmp/sldgame cat /tmp/keep > /dev/null &
+i=0; while [ "$(ac tasks_live)" != 1 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+is "$(ac tasks_live)" 1 "key: a protected sldgame waits on a fifo"
+is "$(w exempt_comm -)" OK "key: exempt_comm cleared while it lives"
+is "$(ac key_held)" 1 "key: no rule left, a record alive: key kept"
+echo > /tmp/keep
+wait
+i=0; while [ "$(ac key_held)" != 0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+is "$(ac tasks_live) $(ac key_held)" "0 0" "key: dropped when the last record went"
+is "$(w exempt_comm sldgame)" OK "exempt_comm sldgame again"
+is "$(ac key_held)" 1 "key: taken again by the rule"
+rm -f /tmp/keep
 knob_rejects exempt_proactive "yes" "2" "-1" "\\n" " Y" "YY"
 is "$(sldtest asuser 65534 sldtest write $P/exempt_proactive N)" EACCES "exempt_proactive: unprivileged write refused"
 is "$(w exempt_proactive N)" OK "exempt_proactive N"
 is "$(w exempt_comm -)" OK "exempt_comm cleared"
 is "$(ac tasks_live)" 0 "no record left"
+is "$(ac key_held)" 0 "no rule, no hypervisor, no record: key not held"
 is "$(acct_sum hold)" 0 "no core held off"
 
 # ---- load-time (modprobe.d options) --------------------------------------------------
