@@ -81,14 +81,46 @@ set xtics rotate by -20
 plot 'scan.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerrorbars lc rgb 'black' pt 0 notitle
 """)
 
+def ctx_table(bench, title, unit, rfmt):
+    c_ = ctx[bench]
+    rounds = sorted(c_["unloaded"], key=int)
+    out.append("\n## %s (%d rounds, interleaved)\n" % (title, len(rounds)))
+    out.append("| case | %s per ping-pong step or ioctl: median [min .. max] | / sld_compat "
+               "not loaded, per round | MSR writes per context switch | context switches "
+               "per step |" % unit)
+    out.append("|---|---|---|---|---|")
+    for c, base in [("unloaded", "unloaded"), ("loaded", "unloaded"),
+                    ("unprotected", "unloaded"), ("protected", "unloaded"),
+                    ("ioctl-unloaded", "ioctl-unloaded"), ("ioctl-learning", "ioctl-unloaded"),
+                    ("ioctl-known", "ioctl-unloaded")]:
+        if c not in c_:
+            continue
+        xs = [c_[c][r] for r in rounds if r in c_[c]]
+        ratio = spread([c_[c][r] / c_[base][r] for r in rounds
+                        if r in c_[c] and r in c_[base]], rfmt)
+        w = [wps[bench][c][r] for r in rounds if r in wps[bench][c]]
+        k = [csw[bench][c][r] for r in rounds if r in csw[bench][c]]
+        out.append("| %s | %s | %s | %s | %s |" % (c, spread(xs, "{:.0f}"), ratio,
+                                                spread(w, "{:.2f}") if w else "-",
+                                                spread(k, "{:.2f}") if k else "-"))
+    out.append("\nloaded: sld_compat loaded, no hypervisor module, no exemption (preempt-notifier "
+               "key off). unprotected: loaded with a watched hypervisor and an exemption "
+               "(key on), the two threads not protected. A step is one write or read that "
+               "hands the byte over (2 per round trip); context switches are the threads' own "
+               "(getrusage: voluntary + involuntary). MSR writes are toggles from the account "
+               "(made or skipped).\n")
+
+
 # ---- VM: #AC latency, load cost ------------------------------------------------
 vm = os.path.join(res, "vm-raw.txt")
 if os.path.exists(vm):
     lines = [l.rstrip("\n").split("\t") for l in open(vm) if l.startswith("BENCH\t")]
     ac = defaultdict(dict)
     load = defaultdict(dict)
-    ctx = defaultdict(dict)
-    wps = defaultdict(dict)
+    # bench ("ctxsw" wall clock, "ctxsw-icount" instructions) -> case -> round
+    ctx = defaultdict(lambda: defaultdict(dict))
+    wps = defaultdict(lambda: defaultdict(dict))
+    csw = defaultdict(lambda: defaultdict(dict))	# thread switches per step
     bigname = "largest module"
     for l in open(vm):
         if l.startswith("# bench: largest module "):
@@ -98,10 +130,12 @@ if os.path.exists(vm):
             ac[f[3]][f[2]] = int(f[4])
         elif f[1] == "load" and f[4]:
             load[f[3]][f[2]] = int(f[4])
-        elif f[1] == "ctxsw" and f[4].isdigit():
-            ctx[f[3]][f[2]] = int(f[4])
+        elif f[1].startswith("ctxsw") and f[4].isdigit():
+            ctx[f[1]][f[3]][f[2]] = int(f[4])
             if f[6] != "-":
-                wps[f[3]][f[2]] = float(f[6])
+                wps[f[1]][f[3]][f[2]] = float(f[6])
+            if len(f) > 7 and f[7].isdigit():
+                csw[f[1]][f[3]][f[2]] = int(f[7]) / int(f[5])
     if ac:
         rounds = sorted(ac["exempt-user"], key=int)
         out.append("## #AC handling latency in the VM (%d rounds; ns per handler call, "
@@ -170,23 +204,30 @@ set style histogram errorbars gap 1 lw 1
 set style fill solid 0.6
 plot 'load.dat' using 2:3:4:xtic(1) title 'without sld\\_compat', '' using 5:6:7 title 'with sld\\_compat'
 """)
-    if ctx:
-        rounds = sorted(ctx["unloaded"], key=int)
-        out.append("\n## Context switches and ioctls in the VM (%d rounds, interleaved)\n" % len(rounds))
-        out.append("| case | ns median [min .. max] | / sld_compat not loaded, per round | MSR writes per switch |")
-        out.append("|---|---|---|---|")
-        for c, base in [("unloaded", "unloaded"), ("unprotected", "unloaded"),
-                        ("protected", "unloaded"), ("ioctl-unloaded", "ioctl-unloaded"),
-                        ("ioctl-learning", "ioctl-unloaded"), ("ioctl-known", "ioctl-unloaded")]:
-            xs = [ctx[c][r] for r in rounds if r in ctx[c]]
-            ratio = spread([ctx[c][r] / ctx[base][r] for r in rounds
-                            if r in ctx[c] and r in ctx[base]], "{:.3f}")
-            w = [wps[c][r] for r in rounds if r in wps[c]]
-            out.append("| %s | %s | %s | %s |" % (c, spread(xs, "{:.0f}"), ratio,
-                                               spread(w, "{:.2f}") if w else "-"))
-        out.append("\nunprotected: sld_compat loaded with a watched hypervisor and an exemption "
-                   "(preempt-notifier key on), the two threads not protected. MSR writes per "
-                   "switch are toggles from the account (made or skipped).\n")
+    if "ctxsw" in ctx:
+        ctx_table("ctxsw", "Context switches and ioctls in the VM, wall clock", "ns", "{:.3f}")
+    icount = sorted(b for b in ctx if b.startswith("ctxsw-icount/"))
+    for bench in icount:
+        ctx_table(bench, "Context switches and ioctls in the VM, %s, counted in guest "
+                  "instructions (-icount: the guest clock advances 1 ns per instruction, "
+                  "one vCPU)" % bench.split("/", 1)[1], "instructions", "{:.4f}")
+    if icount:
+        cases = ["unloaded", "loaded", "unprotected", "protected"]
+        rows = ["case " + " ".join('"%s"' % b.split("/", 1)[1] for b in icount)]
+        for c in cases:
+            rows.append(c + " " + " ".join("%d" % med(list(ctx[b][c].values())) for b in icount))
+        open(os.path.join(res, "ctxsw.dat"), "w").write("\n".join(rows) + "\n")
+        gnuplot("""set terminal png size 900,420
+set output 'ctxsw.png'
+set title 'Pipe ping-pong: guest instructions per step (-icount, median of rounds)'
+set ylabel 'instructions per step'
+set yrange [0:*]
+set key outside right top
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid 0.6
+plot for [k=2:%d] 'ctxsw.dat' using k:xtic(1) title columnheader(k)
+""" % (len(icount) + 1))
 
 # ---- memory -------------------------------------------------------------------
 mem = os.path.join(res, "memory.txt")

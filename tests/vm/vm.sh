@@ -10,6 +10,12 @@
 #                         BENCH_ONLY="30-ctxsw ..." runs only those); their
 #                         BENCH lines go to build/vm/KVER-bench.txt
 #
+# VM_ICOUNT=1 boots one vCPU with -icount shift=0,sleep=off: the guest's
+# clock then advances one nanosecond per guest instruction executed, so a
+# time measured in the guest is an instruction count, free of host noise
+# (the context-switch benchmark's exact run). -icount hangs -smp 2 at
+# "Booting SMP configuration" under QEMU 7.2, hence one vCPU.
+#
 # SLD_KO=FILE boots that sld_compat.ko (.ko, .ko.xz or .ko.zst, e.g. one
 # DKMS built and signed) instead of building src/, with no fixtures and no
 # test binaries; VM_T=DIR runs DIR/*.sh instead of tests/vm/t/*.sh, and
@@ -108,6 +114,14 @@ if [ -n "${VM_ONLY:-}" ]; then
 		[ -n "$keep" ] || rm "$f"
 	done
 fi
+icount=
+if [ -n "${VM_ICOUNT:-}" ]; then
+	smp=1
+	icount="-icount shift=0,sleep=off"
+	echo icount > "$root/tests/clock"
+else
+	echo wall > "$root/tests/clock"
+fi
 echo "$mode" > "$root/tests/mode"
 echo "${VM_STRESS_SECS:-8}" > "$root/tests/stress_secs"
 [ -n "${VM_STRESS_FULL:-}" ] && touch "$root/tests/stress_full"
@@ -162,7 +176,7 @@ log=$out/$kver-$mode.log
 # so races between CPUs stay exercised. VM_ACCEL=tcg shows the crash.
 [ "$mode" = bench ] && : "${VM_TIMEOUT:=1500}"
 timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 -m 1024 -smp $smp -cpu $cpu \
-	-accel "${VM_ACCEL:-tcg,thread=single}" -nographic -no-reboot -monitor none -serial stdio \
+	-accel "${VM_ACCEL:-tcg,thread=single}" $icount -nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$out/$kver.initrd" \
 	-append "console=ttyS0 loglevel=1 log_buf_len=16M oops=panic panic=-1 ${VM_APPEND:-}" \
 	</dev/null 2>&1 | tr -d '\r' > "$log" || true
