@@ -81,6 +81,29 @@ set xtics rotate by -20
 plot 'scan.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerrorbars lc rgb 'black' pt 0 notitle
 """)
 
+def load_icount_table(loadi, bigname):
+    out.append("## insmod cost counted in guest instructions (-icount, one vCPU; "
+               "interleaved)\n")
+    out.append("| kernel | module | without sld_compat, M instructions | with, M instructions "
+               "| added, % per round | the scan alone / without, % per round |")
+    out.append("|---|---|---|---|---|---|")
+    for k in sorted(loadi):
+        d = loadi[k]
+        rounds = sorted(set(d["kvm-intel-with"]) & set(d["kvm-intel-without"]), key=int)
+        for m in ["kvm-intel", "big"]:
+            wo = [d[m + "-without"][r] / 1e6 for r in rounds]
+            wi = [d[m + "-with"][r] / 1e6 for r in rounds]
+            add = [(a - b) / b * 100 for a, b in zip(wi, wo)]
+            frac = [d[m + "-scan"][r] / d[m + "-without"][r] * 100 for r in rounds
+                    if r in d[m + "-scan"]]
+            out.append("| %s | %s | %s | %s | %s | %s |" % (
+                k, bigname if m == "big" else m, spread(wo, "{:.2f}"), spread(wi, "{:.2f}"),
+                spread(add, "{:.2f}"), spread(frac, "{:.2f}")))
+    out.append("\nUnder -icount a time is the guest's instruction count (idle time "
+               "advances the clock to the next timer); each kernel has its own largest "
+               "module's dependencies loaded the same way.\n")
+
+
 def ctx_table(bench, title, unit, rfmt):
     c_ = ctx[bench]
     rounds = sorted(c_["unloaded"], key=int)
@@ -117,6 +140,9 @@ if os.path.exists(vm):
     lines = [l.rstrip("\n").split("\t") for l in open(vm) if l.startswith("BENCH\t")]
     ac = defaultdict(dict)
     load = defaultdict(dict)
+    loadi = defaultdict(lambda: defaultdict(dict))	# kernel -> case -> round
+    if loadi:
+        load_icount_table(loadi, bigname)
     # bench ("ctxsw" wall clock, "ctxsw-icount" instructions) -> case -> round
     ctx = defaultdict(lambda: defaultdict(dict))
     wps = defaultdict(lambda: defaultdict(dict))
@@ -130,6 +156,8 @@ if os.path.exists(vm):
             ac[f[3]][f[2]] = int(f[4])
         elif f[1] == "load" and f[4]:
             load[f[3]][f[2]] = int(f[4])
+        elif f[1].startswith("load-icount/") and f[4]:
+            loadi[f[1].split("/", 1)[1]][f[3]][f[2]] = int(f[4])
         elif f[1].startswith("ctxsw") and f[4].isdigit():
             ctx[f[1]][f[3]][f[2]] = int(f[4])
             if f[6] != "-":
