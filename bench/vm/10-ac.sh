@@ -8,6 +8,8 @@
 #   exempt-guest      handle_guest_split_lock, task exempt (our path)
 #   kernel-guest-m1/0 the kernel's guest path; under TCG the kernel's mode is
 #                     off, so it is the SIGBUS branch (mitigate not read)
+#   kernel-guest-warn-m1/0 what that path runs in warn mode, the default on
+#                     SLD hardware: split_lock_warn(ip), called directly
 #   null              the ioctl alone
 # Prints: BENCH ac ROUND CASE MEAN_NS CALLS
 . /tests/lib.sh
@@ -28,13 +30,16 @@ one() {	# one ROUND CASE
 	exempt-guest) mit 1; o=$(/tmp/sldgame ac guest $N); n=$N ;;
 	kernel-guest-m1) mit 1; o=$(sldtest ac guest $N); n=$N ;;
 	kernel-guest-m0) mit 0; o=$(sldtest ac guest $N); n=$N ;;
+	kernel-guest-warn-m1) mit 1; o=$(sldtest ac guest-warn $M); n=$M ;;
+	kernel-guest-warn-m0) mit 0; o=$(sldtest ac guest-warn $N); n=$N ;;
 	null) o=$(sldtest ac null $N); n=$N ;;
 	esac
 	printf 'BENCH\tac\t%s\t%s\t%s\t%s\t%s\n' $1 $2 \
 		"$(echo "$o" | sed -n 's/.*mean_ns=\([0-9]*\).*/\1/p')" $n \
 		"$(echo "$o" | sed -n 's/^\(handled=[0-9]* sigbus=[0-9]*\).*/\1/p' | tr ' ' ,)"
 }
-interleave $R exempt-user kernel-user-m1 kernel-user-m0 exempt-guest kernel-guest-m1 kernel-guest-m0 null
+interleave $R exempt-user kernel-user-m1 kernel-user-m0 exempt-guest kernel-guest-m1 kernel-guest-m0 \
+	kernel-guest-warn-m1 kernel-guest-warn-m0 null
 mit 1
 echo - > $P/exempt_comm
 rmmod actest

@@ -10,6 +10,8 @@
  *   sldtest ac user|guest [N]   N (default 1) split-lock #AC handler calls
  *                               through /dev/fx_actest; prints
  *                               "handled=H sigbus=S mean_us=M mean_ns=M"
+ *   sldtest ac guest-warn [N]   split_lock_warn() instead of the guest
+ *                               handler: its warn-mode body (benchmark)
  *   sldtest ac offline          the kernel's splitlock_cpu_offline() on this
  *                               CPU, as CPU hotplug calls it; prints OK or
  *                               the errno name
@@ -35,7 +37,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest|null [N] | ac offline | timeit CMD...\n");
+	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest|guest-warn|null [N] | ac offline | timeit CMD...\n");
 	return 2;
 }
 
@@ -150,6 +152,8 @@ static int cmd_ac(int argc, char **argv)
 		cmd = FX_AC_USER;
 	else if (!strcmp(argv[2], "guest"))
 		cmd = FX_AC_GUEST;
+	else if (!strcmp(argv[2], "guest-warn"))
+		cmd = FX_AC_GUEST_WARN;
 	else if (null)
 		cmd = _IO('S', 0);
 	else
