@@ -147,8 +147,9 @@ deps_of() {	# deps_of NAME: NAME's dependency closure, dependencies first
 	local f d
 	case " $seen " in *" $1 "*) return ;; esac
 	seen="$seen $1"
-	f=$(find "$kmods" \( -name "$1.ko" -o -name "$(echo "$1" | tr _ -).ko" \
-		-o -name "$(echo "$1" | tr - _).ko" \) | head -n1)
+	f=$(find "$kmods" \( -name "$1.ko" -o -name "$1.ko.xz" \
+		-o -name "$(echo "$1" | tr _ -).ko" -o -name "$(echo "$1" | tr _ -).ko.xz" \
+		-o -name "$(echo "$1" | tr - _).ko" -o -name "$(echo "$1" | tr - _).ko.xz" \) | head -n1)
 	[ -n "$f" ] || { echo "vm.sh: no module $1" >&2; exit 1; }
 	for d in $(modinfo -F depends "$f" | tr , ' '); do deps_of "$d"; done
 	echo "$f"
@@ -156,16 +157,24 @@ deps_of() {	# deps_of NAME: NAME's dependency closure, dependencies first
 if [ "$mode" = bench ]; then
 	mkdir -p "$root/tests/bench" "$root/kmod/big"
 	for b in ${BENCH_ONLY:-*}; do cp "$top"/bench/vm/$b.sh "$root/tests/bench/"; done
-	big=$(find "$kmods" -name '*.ko' -printf '%s %p\n' | sort -n | tail -n1 | cut -d' ' -f2)
+	# 6.12's modules are .ko.xz: the largest compressed one, unpacked.
+	big=$(find "$kmods" \( -name '*.ko' -o -name '*.ko.xz' \) -printf '%s %p\n' |
+		sort -n | tail -n1 | cut -d' ' -f2)
 	seen=
-	deps_of "$(basename "$big" .ko)" | while read -r f; do
-		cp "$f" "$root/kmod/big/"
-		basename "$f" .ko >> "$root/kmod/big/order"
+	deps_of "$(basename "${big%.xz}" .ko)" | while read -r f; do
+		m=$(basename "${f%.xz}" .ko)
+		case $f in
+		*.xz) xz -dc "$f" > "$root/kmod/big/$m.ko" ;;
+		*) cp "$f" "$root/kmod/big/" ;;
+		esac
+		echo "$m" >> "$root/kmod/big/order"
 	done
 fi
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/$kver.initrd"
 
 log=$out/$kver-$mode.log
+kmsg=$out/$kver-$mode.kmsg
+rm -f "$kmsg"
 # log_buf_len: the stress runs log ~50,000 lines (every detached task is
 # named); the whole log must stay for the checks below.
 # One host thread for all vCPUs (thread=single): multi-threaded TCG
@@ -178,8 +187,16 @@ log=$out/$kver-$mode.log
 timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 -m 1024 -smp $smp -cpu $cpu \
 	-accel "${VM_ACCEL:-tcg,thread=single}" $icount -nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$out/$kver.initrd" \
+	-debugcon "file:$kmsg" \
 	-append "console=ttyS0 loglevel=1 log_buf_len=16M oops=panic panic=-1 ${VM_APPEND:-}" \
 	</dev/null 2>&1 | tr -d '\r' > "$log" || true
+# The kernel log came through debugcon (tests/vm/init): put it between its
+# markers.
+if [ -s "$kmsg" ]; then
+	tr -d '\r' < "$kmsg" | awk 'FNR == NR { k[n++] = $0; next }
+		{ print } /^@@@ BEGIN DMESG$/ { for (i = 0; i < n; i++) print k[i] }' - "$log" > "$log.new"
+	mv "$log.new" "$log"
+fi
 
 if [ "$mode" = demo ]; then
 	sed -n '/@@@ BEGIN demo/,/^@@@ END$/p' "$log" | sed '1d;$d'

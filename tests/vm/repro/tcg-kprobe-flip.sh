@@ -3,8 +3,8 @@
 # crashes the guest kernel (RIP 0, "BUG: kernel NULL pointer dereference")
 # within seconds, with the kernel's own kprobe_events and no sld_compat
 # loaded; single-threaded TCG (vm.sh's default) runs all 600 flips cleanly.
-#   VM_ACCEL=tcg VM_T=tests/vm/repro tests/vm/vm.sh 6.1.0-57-amd64 check  # crashes
-#   VM_T=tests/vm/repro tests/vm/vm.sh 6.1.0-57-amd64 check               # passes
+#   VM_ACCEL=tcg VM_T=tests/vm/repro VM_ONLY=tcg tests/vm/vm.sh 6.1.0-57-amd64 check  # crashes
+#   VM_T=tests/vm/repro VM_ONLY=tcg tests/vm/vm.sh 6.1.0-57-amd64 check               # passes
 . /tests/lib.sh
 mount -t tracefs none /sys/kernel/tracing 2>/dev/null
 echo 'p:sldexp security_file_ioctl' > /sys/kernel/tracing/kprobe_events
