@@ -190,12 +190,10 @@ timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 -m 1024 -smp $smp -cpu $cpu \
 	-debugcon "file:$kmsg" \
 	-append "console=ttyS0 loglevel=1 log_buf_len=16M oops=panic panic=-1 ${VM_APPEND:-}" \
 	</dev/null 2>&1 | tr -d '\r' > "$log" || true
-# The kernel log came through debugcon (tests/vm/init): put it between its
-# markers.
+# The results came through debugcon (tests/vm/init), the kernel's own
+# console messages on the serial port: the log is both.
 if [ -s "$kmsg" ]; then
-	tr -d '\r' < "$kmsg" | awk 'FNR == NR { k[n++] = $0; next }
-		{ print } /^@@@ BEGIN DMESG$/ { for (i = 0; i < n; i++) print k[i] }' - "$log" > "$log.new"
-	mv "$log.new" "$log"
+	tr -d '\r' < "$kmsg" >> "$log"
 fi
 
 if [ "$mode" = demo ]; then
