@@ -81,7 +81,7 @@ set xtics rotate by -20
 plot 'scan.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerrorbars lc rgb 'black' pt 0 notitle
 """)
 
-def load_icount_table(loadi, bigname):
+def load_icount_table(loadi, bignames, bigname):
     out.append("## insmod cost counted in guest instructions (-icount, one vCPU; "
                "interleaved)\n")
     out.append("| kernel | module | without sld_compat, M instructions | with, M instructions "
@@ -91,13 +91,15 @@ def load_icount_table(loadi, bigname):
         d = loadi[k]
         rounds = sorted(set(d["kvm-intel-with"]) & set(d["kvm-intel-without"]), key=int)
         for m in ["kvm-intel", "big"]:
+            if m + "-without" not in d:
+                continue
             wo = [d[m + "-without"][r] / 1e6 for r in rounds]
             wi = [d[m + "-with"][r] / 1e6 for r in rounds]
             add = [(a - b) / b * 100 for a, b in zip(wi, wo)]
             frac = [d[m + "-scan"][r] / d[m + "-without"][r] * 100 for r in rounds
                     if r in d[m + "-scan"]]
             out.append("| %s | %s | %s | %s | %s | %s |" % (
-                k, bigname if m == "big" else m, spread(wo, "{:.2f}"), spread(wi, "{:.2f}"),
+                k, bignames.get(k, bigname) if m == "big" else m, spread(wo, "{:.2f}"), spread(wi, "{:.2f}"),
                 spread(add, "{:.2f}"), spread(frac, "{:.2f}")))
     out.append("\nUnder -icount a time is the guest's instruction count (idle time "
                "advances the clock to the next timer); each kernel has its own largest "
@@ -141,16 +143,18 @@ if os.path.exists(vm):
     ac = defaultdict(dict)
     load = defaultdict(dict)
     loadi = defaultdict(lambda: defaultdict(dict))	# kernel -> case -> round
-    if loadi:
-        load_icount_table(loadi, bigname)
     # bench ("ctxsw" wall clock, "ctxsw-icount" instructions) -> case -> round
     ctx = defaultdict(lambda: defaultdict(dict))
     wps = defaultdict(lambda: defaultdict(dict))
     csw = defaultdict(lambda: defaultdict(dict))	# thread switches per step
     bigname = "largest module"
+    bignames = {}	# kernel -> name, for the icount runs
     for l in open(vm):
         if l.startswith("# bench: largest module "):
-            bigname = l.split()[4] + " (largest)"
+            w = l.split()
+            if w[-2] == "on":
+                bignames[w[-1]] = w[4] + " (largest)"
+            bigname = w[4] + " (largest)"
     for f in lines:
         if f[1] == "ac" and f[4]:
             ac[f[3]][f[2]] = int(f[4])
@@ -236,6 +240,8 @@ set style histogram errorbars gap 1 lw 1
 set style fill solid 0.6
 plot 'load.dat' using 2:3:4:xtic(1) title 'without sld\\_compat', '' using 5:6:7 title 'with sld\\_compat'
 """)
+    if loadi:
+        load_icount_table(loadi, bignames, bigname)
     if "ctxsw" in ctx:
         ctx_table("ctxsw", "Context switches and ioctls in the VM, wall clock", "ns", "{:.3f}")
     icount = sorted(b for b in ctx if b.startswith("ctxsw-icount/"))
