@@ -173,8 +173,8 @@ fi
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/$kver.initrd"
 
 log=$out/$kver-$mode.log
-kmsg=$out/$kver-$mode.kmsg
-rm -f "$kmsg"
+dcon=$out/$kver-$mode.debugcon
+rm -f "$dcon"
 # log_buf_len: the stress runs log ~50,000 lines (every detached task is
 # named); the whole log must stay for the checks below.
 # One host thread for all vCPUs (thread=single): multi-threaded TCG
@@ -187,13 +187,13 @@ rm -f "$kmsg"
 timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 -m 1024 -smp $smp -cpu $cpu \
 	-accel "${VM_ACCEL:-tcg,thread=single}" $icount -nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$out/$kver.initrd" \
-	-debugcon "file:$kmsg" \
+	-debugcon "file:$dcon" \
 	-append "console=ttyS0 loglevel=1 log_buf_len=16M oops=panic panic=-1 ${VM_APPEND:-}" \
 	</dev/null 2>&1 | tr -d '\r' > "$log" || true
 # The results came through debugcon (tests/vm/init), the kernel's own
 # console messages on the serial port: the log is both.
-if [ -s "$kmsg" ]; then
-	tr -d '\r' < "$kmsg" >> "$log"
+if [ -s "$dcon" ]; then
+	tr -d '\r' < "$dcon" >> "$log"
 fi
 
 if [ "$mode" = demo ]; then
