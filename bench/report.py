@@ -81,6 +81,24 @@ set xtics rotate by -20
 plot 'scan.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerrorbars lc rgb 'black' pt 0 notitle
 """)
 
+def load_rounds(d):
+    return sorted(set(d["kvm-intel-with"]) & set(d["kvm-intel-without"]), key=int)
+
+
+def load_stats(d, m, rounds):
+    """Module m's insmod numbers per round (d: case -> round -> ns or
+    instructions): without and with sld_compat in millions, added %, then
+    the scan alone in millions and as % of without, over the rounds that
+    have it."""
+    wo = [d[m + "-without"][r] / 1e6 for r in rounds]
+    wi = [d[m + "-with"][r] / 1e6 for r in rounds]
+    add = [(a - b) / b * 100 for a, b in zip(wi, wo)]
+    sr = [r for r in rounds if r in d[m + "-scan"]]
+    sc = [d[m + "-scan"][r] / 1e6 for r in sr]
+    frac = [d[m + "-scan"][r] / d[m + "-without"][r] * 100 for r in sr]
+    return wo, wi, add, sc, frac
+
+
 def load_icount_table(loadi, bignames, bigname):
     out.append("## insmod cost counted in guest instructions (-icount, one vCPU; "
                "interleaved)\n")
@@ -89,15 +107,11 @@ def load_icount_table(loadi, bignames, bigname):
     out.append("|---|---|---|---|---|---|")
     for k in sorted(loadi):
         d = loadi[k]
-        rounds = sorted(set(d["kvm-intel-with"]) & set(d["kvm-intel-without"]), key=int)
+        rounds = load_rounds(d)
         for m in ["kvm-intel", "big"]:
             if m + "-without" not in d:
                 continue
-            wo = [d[m + "-without"][r] / 1e6 for r in rounds]
-            wi = [d[m + "-with"][r] / 1e6 for r in rounds]
-            add = [(a - b) / b * 100 for a, b in zip(wi, wo)]
-            frac = [d[m + "-scan"][r] / d[m + "-without"][r] * 100 for r in rounds
-                    if r in d[m + "-scan"]]
+            wo, wi, add, _, frac = load_stats(d, m, rounds)
             out.append("| %s | %s | %s | %s | %s | %s |" % (
                 k, bignames.get(k, bigname) if m == "big" else m, spread(wo, "{:.2f}"), spread(wi, "{:.2f}"),
                 spread(add, "{:.2f}"), spread(frac, "{:.2f}")))
@@ -205,21 +219,16 @@ set xtics rotate by -20
 plot 'ac.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerrorbars lc rgb 'black' pt 0 notitle
 """)
     if load:
-        rounds = sorted(set(load["kvm-intel-with"]) & set(load["kvm-intel-without"]), key=int)
+        rounds = load_rounds(load)
         out.append("## insmod cost of the load-time scan in the VM (%d rounds, interleaved)\n" % len(rounds))
         out.append("| module | without sld_compat, ms | with sld_compat, ms | added, % per round "
                    "| the scan alone, ms | scan / insmod without, % per round |")
         out.append("|---|---|---|---|---|---|")
         plot = []
         for m in ["kvm-intel", "big"]:
-            wo = [load[m + "-without"][r] / 1e6 for r in rounds]
-            wi = [load[m + "-with"][r] / 1e6 for r in rounds]
-            add = [(a - b) / b * 100 for a, b in zip(wi, wo)]
+            wo, wi, add, sc, frac = load_stats(load, m, rounds)
             label = bigname if m == "big" else m
-            sr = [r for r in rounds if r in load[m + "-scan"]]
-            if sr:
-                sc = [load[m + "-scan"][r] / 1e6 for r in sr]
-                frac = [load[m + "-scan"][r] / load[m + "-without"][r] * 100 for r in sr]
+            if sc:
                 scan_cols = "%s | %s" % (spread(sc), spread(frac))
             else:
                 scan_cols = "- | -"
