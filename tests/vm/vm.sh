@@ -49,16 +49,29 @@ build_tree() {	# build_tree SRC DEST [FILE...]: a module dir per kernel
 	}
 }
 
-# Kernel modules from Debian's image that tests insmod (decompressed:
-# busybox insmod does not read .ko.xz).
+# find_ko NAME: Debian's file for module NAME (.ko, or .ko.xz as on 6.12;
+# '-' and '_' alike), or nothing.
+find_ko() {
+	local a b
+	a=$(echo "$1" | tr _ -) b=$(echo "$1" | tr - _)
+	find "$kmods" \( -name "$a.ko" -o -name "$a.ko.xz" -o -name "$b.ko" \
+		-o -name "$b.ko.xz" \) | head -n1
+}
+# unpack_ko FILE DIR: FILE into DIR as NAME.ko, decompressed (busybox
+# insmod does not read .ko.xz).
+unpack_ko() {
+	local m
+	m=$(basename "${1%.xz}" .ko)
+	case $1 in
+	*.xz) xz -dc "$1" > "$2/$m.ko" ;;
+	*) cp "$1" "$2/$m.ko" ;;
+	esac
+}
+# Kernel modules from Debian's image that tests insmod.
 copy_kmod() {
 	local f
-	f=$(find "$kmods" \( -name "$1.ko" -o -name "$1.ko.xz" \) | head -n1)
-	[ -n "$f" ] || return 0
-	case $f in
-	*.xz) xz -dc "$f" > "$2/$1.ko" ;;
-	*) cp "$f" "$2/$1.ko" ;;
-	esac
+	f=$(find_ko "$1")
+	[ -z "$f" ] || unpack_ko "$f" "$2"
 }
 
 # The host's systemd-udevd (Debian's udev package; tests/vm/deps.sh installs
@@ -147,9 +160,7 @@ deps_of() {	# deps_of NAME: NAME's dependency closure, dependencies first
 	local f d
 	case " $seen " in *" $1 "*) return ;; esac
 	seen="$seen $1"
-	f=$(find "$kmods" \( -name "$1.ko" -o -name "$1.ko.xz" \
-		-o -name "$(echo "$1" | tr _ -).ko" -o -name "$(echo "$1" | tr _ -).ko.xz" \
-		-o -name "$(echo "$1" | tr - _).ko" -o -name "$(echo "$1" | tr - _).ko.xz" \) | head -n1)
+	f=$(find_ko "$1")
 	[ -n "$f" ] || { echo "vm.sh: no module $1" >&2; exit 1; }
 	for d in $(modinfo -F depends "$f" | tr , ' '); do deps_of "$d"; done
 	echo "$f"
@@ -162,12 +173,8 @@ if [ "$mode" = bench ]; then
 		sort -n | tail -n1 | cut -d' ' -f2)
 	seen=
 	deps_of "$(basename "${big%.xz}" .ko)" | while read -r f; do
-		m=$(basename "${f%.xz}" .ko)
-		case $f in
-		*.xz) xz -dc "$f" > "$root/kmod/big/$m.ko" ;;
-		*) cp "$f" "$root/kmod/big/" ;;
-		esac
-		echo "$m" >> "$root/kmod/big/order"
+		unpack_ko "$f" "$root/kmod/big"
+		basename "${f%.xz}" .ko >> "$root/kmod/big/order"
 	done
 fi
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/$kver.initrd"
