@@ -10,8 +10,7 @@
 # In a VM_ICOUNT boot the bench is load-icount/KVER and NS counts guest
 # instructions (and idle time, which advances the clock to the next timer).
 . /tests/lib.sh
-bench=load
-[ "$(cat /tests/clock)" = icount ] && bench=load-icount/$(uname -r)
+bench=$(bench_name load)
 R=${BENCH_ROUNDS:-7}
 
 lsmod | grep -q '^sld_compat ' && unload

@@ -19,8 +19,7 @@
 # In a VM_ICOUNT boot the bench is ctxsw-icount/KVER and NS is guest
 # instructions (the guest clock counts them), not wall time.
 . /tests/lib.sh
-bench=ctxsw
-[ "$(cat /tests/clock)" = icount ] && bench=ctxsw-icount/$(uname -r)
+bench=$(bench_name ctxsw)
 R=${BENCH_ROUNDS:-7}
 N=20000		# ping-pong rounds (40000 switches)
 C=50000		# ioctls
@@ -37,13 +36,12 @@ pp() {	# pp ROUND CASE [DEV]
 	t0=$(toggles 2>/dev/null || echo 0)
 	o=$(sldhv pingpong $N $3)
 	t1=$(toggles 2>/dev/null || echo 0)
-	sw=$(field "$o" switches)
 	# Writes per context switch the threads really made (csw: their
 	# voluntary and involuntary switches, from getrusage). On PREEMPT_RT a
 	# ping-pong step can take two (the pipe's sleeping lock).
-	emit $1 $2 "$(field "$o" ns_per_switch)" "$sw" \
-		"$(awk -v d=$((t1 - t0)) -v c="$(field "$o" csw)" 'BEGIN { printf "%.3f", d / c }')" \
-		"$(field "$o" csw)"
+	csw=$(field "$o" csw)
+	emit $1 $2 "$(field "$o" ns_per_switch)" "$(field "$o" switches)" \
+		"$(awk -v d=$((t1 - t0)) -v c="$csw" 'BEGIN { printf "%.3f", d / c }')" "$csw"
 }
 io() {	# io ROUND CASE
 	emit $1 $2 "$(sldhv ioctlcost $C | sed -n 's/mean_ns=//p')" $C - -

@@ -95,6 +95,20 @@ balanced() {
 	is "$(acct_sum hold) $(acct_sum task)" "0 0" "$1: no core held off, no task on a CPU"
 }
 
+# wait_for TENTHS CONDITION: evaluate CONDITION (a shell test, e.g.
+# '[ "$(ac key_held)" = 0 ]') every 0.1 s until it holds, at most TENTHS
+# times; the caller asserts the outcome.
+wait_for() {
+	_n=0
+	until eval "$2" || [ $_n -ge "$1" ]; do sleep 0.1; _n=$((_n + 1)); done
+}
+
+# bench_name NAME: a benchmark's name in the raw numbers, NAME-icount/KVER
+# in a VM_ICOUNT boot (its times count guest instructions).
+bench_name() {
+	if [ "$(cat /tests/clock)" = icount ]; then echo "$1-icount/$(uname -r)"; else echo "$1"; fi
+}
+
 # interleave ROUNDS CASE...: call one ROUND CASE for every CASE, ROUNDS
 # times, the order rotated by one each round, so that the cases of a
 # benchmark are measured side by side and none always runs first.

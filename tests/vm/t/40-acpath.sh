@@ -67,8 +67,9 @@ is "$(ac ac_user_handled)" $((uh + E)) "guest calls leave ac_user_handled alone"
 # The benchmark's stand-in for the kernel's warn-mode guest path.
 gw=$(sldtest ac guest-warn 2)
 like "$gw" '^handled=2 sigbus=0 ' "split_lock_warn() (guest path's warn-mode body): no SIGBUS"
-if [ "$(field "$gw" mean_us)" -ge 5000 ]; then ok "split_lock_warn(): mitigated, mean $(field "$gw" mean_us) us >= 5000"
-else nok "split_lock_warn(): mitigated, mean $(field "$gw" mean_us) us >= 5000"; fi
+gwmean=$(field "$gw" mean_us)
+if [ "${gwmean:-0}" -ge 5000 ]; then ok "split_lock_warn(): mitigated, mean ${gwmean} us >= 5000"
+else nok "split_lock_warn(): mitigated, mean ${gwmean} us >= 5000"; fi
 
 # ---- the knob ---------------------------------------------------------------
 is "$(w exempt_comm '+foo,+bar')" OK "exempt_comm: +foo,+bar"

@@ -55,13 +55,13 @@ is "$(ac tasks_exec_dropped)" $((xd + 1)) "tasks_exec_dropped +1"
 # The key outlives its rules while a record does, and goes with the last.
 mkfifo /tmp/keep
 /tmp/sldgame cat /tmp/keep > /dev/null &
-i=0; while [ "$(ac tasks_live)" != 1 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+wait_for 50 '[ "$(ac tasks_live)" = 1 ]'
 is "$(ac tasks_live)" 1 "key: a protected sldgame waits on a fifo"
 is "$(w exempt_comm -)" OK "key: exempt_comm cleared while it lives"
 is "$(ac key_held)" 1 "key: no rule left, a record alive: key kept"
 echo > /tmp/keep
 wait
-i=0; while [ "$(ac key_held)" != 0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+wait_for 50 '[ "$(ac key_held)" = 0 ]'
 is "$(ac tasks_live) $(ac key_held)" "0 0" "key: dropped when the last record went"
 is "$(w exempt_comm sldgame)" OK "exempt_comm sldgame again"
 is "$(ac key_held)" 1 "key: taken again by the rule"

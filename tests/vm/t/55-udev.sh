@@ -14,11 +14,7 @@ lsmod | grep -q '^sld_compat ' && unload
 # poll a little (TCG is slow).
 wait_knob() {
 	udevadm settle -t 60 2>/dev/null
-	i=0
-	while [ "$(cat $P/$1 2>/dev/null)" != "$2" ] && [ $i -lt 100 ]; do
-		sleep 0.2
-		i=$((i + 1))
-	done
+	wait_for 200 "[ \"\$(cat $P/$1 2>/dev/null)\" = '$2' ]"
 }
 
 if [ ! -x $UDEVD ]; then
@@ -32,8 +28,7 @@ run "the installed rule refers to /usr/sbin/sldctl" \
 mkdir -p $C
 printf '# udev test\nverbose = 3\nexempt_comm = udevtest\nsafe_modules = fx_clean\n' > $C/sld-compat.conf
 $UDEVD --daemon --resolve-names=never 2>/tmp/udevd.err
-i=0
-while [ ! -e /run/udev/control ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_for 100 '[ -e /run/udev/control ]'
 run "systemd-udevd started (control socket)" test -e /run/udev/control
 diag "$(cat /tmp/udevd.err)"
 
