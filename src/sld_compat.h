@@ -21,7 +21,7 @@ enum sld_mode {			/* mirrors the kernel's split_lock_detect_state */
 };
 
 struct sld_kernel {
-	unsigned long (*lookup)(const char *name);	/* kallsyms_lookup_name */
+	bool resolver_ok;	/* ksym.h works on this kernel */
 	bool cpu_sld;		/* X86_FEATURE_SPLIT_LOCK_DETECT */
 	bool cpu_bld;		/* X86_FEATURE_BUS_LOCK_DETECT */
 	const int *sld_state;	/* the kernel's sld_state, if found */

@@ -8,34 +8,31 @@
 
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/sched/task.h>
 #include <asm/cpufeature.h>
 
 #include "sld_compat.h"
 #include "compat/compat.h"
+#include "ksym.h"
 
 struct sld_kernel sld_kernel;
 
-/*
- * kallsyms_lookup_name is not exported since 5.7; a kprobe on it is the
- * usual way to learn its address. Registering and unregistering costs
- * nothing lasting.
- */
-static int find_kallsyms_lookup_name(void)
-{
-	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
-	int err;
-
-	err = register_kprobe(&kp);
-	if (err)
-		return err;
-	sld_kernel.lookup = (void *)sld_kprobe_func_start(kp.addr);
-	unregister_kprobe(&kp);
-	return 0;
-}
-
+/* See ksym.h for why nothing here is called through a pointer. */
 unsigned long sld_lookup(const char *name)
 {
-	return sld_kernel.lookup ? sld_kernel.lookup(name) : 0;
+	return sld_kernel.resolver_ok ? sld_ksym_resolve(name) : 0;
+}
+
+/*
+ * The resolver leans on how register_kprobe() treats a name: prove it on
+ * this kernel with one function and one data symbol whose addresses the
+ * module knows from its own relocations.
+ */
+static bool resolver_works(void)
+{
+	return sld_ksym_resolve("register_kprobe") ==
+		(unsigned long)register_kprobe &&
+	       sld_ksym_resolve("init_task") == (unsigned long)&init_task;
 }
 
 enum sld_mode sld_kernel_mode(void)
@@ -103,14 +100,12 @@ static void find_split_lock_code(void)
 
 int sld_symbols_init(void)
 {
-	int err;
-
 	sld_kernel.cpu_sld = sld_cpu_has_split_lock_detect();
 	sld_kernel.cpu_bld = sld_cpu_has_bus_lock_detect();
 
-	err = find_kallsyms_lookup_name();
-	if (err) {
-		sld_degrade("kallsyms", "cannot locate kallsyms_lookup_name");
+	sld_kernel.resolver_ok = resolver_works();
+	if (!sld_kernel.resolver_ok) {
+		sld_degrade("kallsyms", "kprobes do not resolve symbol names here");
 		sld_degrade("ac-user", "no symbol lookup");
 		sld_degrade("ac-guest", "no symbol lookup");
 		sld_degrade("sld-mode", "no symbol lookup");

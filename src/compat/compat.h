@@ -34,24 +34,6 @@ static inline bool sld_cpu_has_bus_lock_detect(void)
 }
 
 /*
- * With IBT (6.2+ builds that enable it, e.g. Debian's 6.12) a kprobe on a
- * function is placed after its ENDBR64, so kp.addr is the symbol + 4. A
- * call through that address would fault (#CP): step back over the ENDBR.
- */
-static inline unsigned long sld_kprobe_func_start(void *kp_addr)
-{
-	unsigned long addr = (unsigned long)kp_addr;
-#ifdef CONFIG_X86_KERNEL_IBT
-	u32 insn;
-
-	if (!copy_from_kernel_nofault(&insn, (void *)(addr - 4), 4) &&
-	    insn == 0xfa1e0ff3)	/* endbr64 */
-		return addr - 4;
-#endif
-	return addr;
-}
-
-/*
  * Where a loaded module's text lives. 6.4 replaced core_layout and
  * init_layout by mod->mem[]. Each region holds all of the module's
  * executable sections back to back.

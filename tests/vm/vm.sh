@@ -93,9 +93,10 @@ add_udev() {
 
 [ -n "${SLD_KO:-}" ] || build_tree "$top/src" "$top/build/kmod/$kver"
 if [ -z "${SLD_KO:-}" ] && [ -f "$top/tests/fixtures/Kbuild" ]; then
-	# fx_vendor uses the vendor header the way a vendor does: a copy.
+	# fx_vendor uses the vendor header the way a vendor does: a copy;
+	# ksym.h is how sld_compat and the fixtures find kernel functions.
 	build_tree "$top/tests/fixtures" "$top/build/fixtures/$kver" \
-		"$top/src/include/sld_compat.h"
+		"$top/src/include/sld_compat.h" "$top/src/ksym.h"
 fi
 
 root=$out/$kver.root
@@ -152,6 +153,20 @@ if [ -z "${SLD_KO:-}" ] && [ -d "$top/build/fixtures/$kver" ]; then
 	find "$top/build/fixtures/$kver" -name '*.ko' -exec cp {} "$root/mod/" \;
 fi
 for m in irqbypass kvm kvm-intel kvm-amd msr; do copy_kmod "$m" "$root/kmod"; done
+# t/12-ibt.sh: the functions this kernel seals under IBT (tests/ibt/
+# sealed.py, cached beside the image) and the kernel functions each .ko
+# names as called through a pointer (its .comment.sld_icalls section).
+seal=$SLD_CACHE/$kver/ibt-sealed.txt
+if [ ! -s "$seal" ]; then
+	python3 "$top/tests/ibt/sealed.py" "$kroot/boot/vmlinuz-$kver" \
+		"$kroot/boot/config-$kver" > "$seal.tmp"
+	mv "$seal.tmp" "$seal"
+fi
+cp "$seal" "$root/tests/ibt-sealed.txt"
+for ko in "$root"/mod/*.ko; do
+	readelf -p .comment.sld_icalls "$ko" 2>/dev/null |
+		sed -n "s/^ *\[ *[0-9a-f]*\]  /$(basename "$ko" .ko) /p"
+done > "$root/tests/icalls.txt"
 add_udev
 
 # bench: the largest module of the kernel and everything it depends on,
