@@ -11,9 +11,12 @@
  * sleep, the global semaphore, SIGBUS) whatever its mode, warn or fatal.
  * Every other task gets the kernel's own code, untouched.
  *
- * If the task cannot be protected (the engine is off or its pool is
- * full) the kernel handles the #AC: returning "handled" with SLD still
- * on would send the task straight back into the same #AC.
+ * "Handled" re-executes the split lock, so it is said only with SLD off
+ * under the task (core_msr.c: sld_msr_ac_off() clears it if it is on
+ * after all, counted in ac_sld_cleared). If the task cannot be protected
+ * (the engine is off or its pool is full) or SLD cannot be put off, the
+ * kernel handles the #AC (ac_not_protected, ac_handed_back): anything
+ * else would send the task straight back into the same #AC, forever.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,7 +33,7 @@
 
 static atomic_long_t ac_user_handled, ac_guest_handled;
 static atomic_long_t ac_user_passed, ac_guest_passed;
-static atomic_long_t ac_not_protected;
+static atomic_long_t ac_not_protected, ac_sld_cleared, ac_handed_back;
 
 /* ---- the probes ----------------------------------------------------------- */
 
@@ -75,6 +78,16 @@ static int take_over(struct pt_regs *regs, bool guest)
 			atomic_long_inc(&ac_not_protected);
 			return 0;
 		}
+	}
+	switch (sld_msr_ac_off()) {
+	case SLD_AC_MSR_STUCK:
+		atomic_long_inc(&ac_handed_back);
+		return 0;
+	case SLD_AC_MSR_CLEARED:
+		atomic_long_inc(&ac_sld_cleared);
+		break;
+	case SLD_AC_MSR_OFF:
+		break;
 	}
 	atomic_long_inc(guest ? &ac_guest_handled : &ac_user_handled);
 	sld_hv_count_ac(sld_task_ac(guest), guest);
@@ -129,11 +142,14 @@ int sld_ac_show(char *buf, size_t size)
 	n = scnprintf(buf, size,
 		      "ac_user_handled %ld\nac_guest_handled %ld\n"
 		      "ac_user_passed %ld\nac_guest_passed %ld\n"
-		      "ac_not_protected %ld\n",
+		      "ac_not_protected %ld\nac_sld_cleared %ld\n"
+		      "ac_handed_back %ld\n",
 		      atomic_long_read(&ac_user_handled),
 		      atomic_long_read(&ac_guest_handled),
 		      atomic_long_read(&ac_user_passed),
 		      atomic_long_read(&ac_guest_passed),
-		      atomic_long_read(&ac_not_protected));
+		      atomic_long_read(&ac_not_protected),
+		      atomic_long_read(&ac_sld_cleared),
+		      atomic_long_read(&ac_handed_back));
 	return n + sld_task_counters_show(buf + n, size - n);
 }

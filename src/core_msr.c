@@ -198,6 +198,46 @@ void sld_msr_reassert(void)
 	raw_spin_unlock_irqrestore(lock, flags);
 }
 
+/*
+ * A protected task took a split-lock #AC on this CPU (preemption off) and
+ * the #AC path is about to say "handled", which re-executes the locked
+ * instruction: SLD must be off under it now, whatever the account says
+ * (the kernel's re-enable work may have run before its kretprobe put our
+ * hold back, a sibling may have come online, or the kernel's mode is
+ * unknown to us and writes were skipped). Clearing bit 29 is what the
+ * kernel's own warn path does; it is done only where the CPU has SLD, and
+ * counted as a re-assertion. Where the CPU has none, no split-lock #AC
+ * can follow.
+ */
+enum sld_ac_msr sld_msr_ac_off(void)
+{
+	unsigned int cpu = smp_processor_id();
+	struct sld_cpu *me = this_cpu_ptr(&sld_cpu);
+	raw_spinlock_t *lock = core_lock(cpu);
+	enum sld_ac_msr ret = SLD_AC_MSR_OFF;
+	unsigned long flags;
+	u64 v;
+
+	if (!sld_kernel.cpu_sld)
+		return SLD_AC_MSR_OFF;
+	raw_spin_lock_irqsave(lock, flags);
+	if (rdmsrl_safe(SLD_MSR_TEST_CTRL, &v)) {
+		ret = SLD_AC_MSR_STUCK;
+	} else if (v & SLD_TEST_CTRL_SPLIT_LOCK_DETECT) {
+		me->reasserts++;
+		if (wrmsrl_safe(SLD_MSR_TEST_CTRL,
+				v & ~SLD_TEST_CTRL_SPLIT_LOCK_DETECT)) {
+			me->msr_skipped++;
+			ret = SLD_AC_MSR_STUCK;
+		} else {
+			me->msr_writes++;
+			ret = SLD_AC_MSR_CLEARED;
+		}
+	}
+	raw_spin_unlock_irqrestore(lock, flags);
+	return ret;
+}
+
 /* Forget every task hold (detach, under stop_machine). */
 void sld_msr_drop_task_holds(void)
 {

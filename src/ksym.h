@@ -94,9 +94,9 @@ static inline bool sld_ksym_callable(unsigned long addr)
 
 /*
  * Every kernel function a .ko calls through a pointer is named in its
- * non-allocated .comment.sld_icalls section (modpost allows .comment*):
- * tests/ibt/sealcheck.sh reads it and
- * fails if one of them is sealed on a suite kernel.
+ * non-allocated .comment.sld_icalls section (modpost allows .comment*).
+ * The VM suite (tests/vm/t/12-ibt.sh) fails if one of them is sealed on
+ * a suite kernel.
  */
 #define SLD_ICALL(sym)							\
 	asm(".pushsection .comment.sld_icalls,\"\",@progbits\n\t"		\
