@@ -31,6 +31,8 @@
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/topology.h>
@@ -384,37 +386,85 @@ void sld_msr_exit(void)
 /* ---- the account ------------------------------------------------------------------ */
 
 /*
- * Per CPU: "cpuN core=P.C hold=0|1 task=0|1 bracket=N sld=on|off
- * toggles_off=N toggles_on=N msr_writes=N msr_skipped=N reasserts=N
- * brackets=N". hold: sld_compat holds this CPU's core off; sld: the state
- * the MSR is in as far as sld_compat knows (on only where the CPU has SLD,
- * the kernel runs it and nobody holds it off). Then "disable_count N".
+ * /proc/sld_compat_account, one line per online CPU: "cpuN core=P.C
+ * hold=0|1 task=0|1 bracket=N sld=on|off toggles_off=N toggles_on=N
+ * msr_writes=N msr_skipped=N reasserts=N brackets=N". hold: sld_compat
+ * holds this CPU's core off; sld: the state the MSR is in as far as
+ * sld_compat knows (on only where the CPU has SLD, the kernel runs it and
+ * nobody holds it off). A seq_file, not a sysfs page: hosts have hundreds
+ * of CPUs, and a page holds about 30 of these lines.
  */
-int sld_account_show(char *buf, size_t size)
+static void *acct_seek(loff_t *pos)
 {
-	bool kernel_on = kernel_runs_sld();
-	unsigned int cpu;
-	int n = 0;
+	unsigned int cpu = cpumask_next((int)*pos - 1, cpu_online_mask);
 
+	if (cpu >= nr_cpu_ids)
+		return NULL;
+	*pos = cpu;
+	return per_cpu_ptr(&sld_cpu, cpu);
+}
+
+static void *acct_start(struct seq_file *m, loff_t *pos)
+{
 	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		raw_spinlock_t *lock = core_lock(cpu);
-		struct sld_cpu c;
-		unsigned long flags;
+	return acct_seek(pos);
+}
 
-		raw_spin_lock_irqsave(lock, flags);
-		c = *per_cpu_ptr(&sld_cpu, cpu);
-		raw_spin_unlock_irqrestore(lock, flags);
-		n += scnprintf(buf + n, size - n,
-			       "cpu%u core=%d.%d hold=%d task=%d bracket=%u sld=%s toggles_off=%lu toggles_on=%lu msr_writes=%lu msr_skipped=%lu reasserts=%lu brackets=%lu\n",
-			       cpu, topology_physical_package_id(cpu),
-			       topology_core_id(cpu), c.core_off, c.task,
-			       c.bracket, kernel_on && !c.core_off ? "on" : "off",
-			       c.toggles_off, c.toggles_on, c.msr_writes,
-			       c.msr_skipped, c.reasserts, c.brackets);
-	}
+static void *acct_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return acct_seek(pos);
+}
+
+static void acct_stop(struct seq_file *m, void *v)
+{
 	cpus_read_unlock();
-	n += scnprintf(buf + n, size - n, "disable_count %u\n",
-		       READ_ONCE(disable_count));
-	return n;
+}
+
+static int acct_show(struct seq_file *m, void *v)
+{
+	unsigned int cpu = (unsigned int)m->index;
+	raw_spinlock_t *lock = core_lock(cpu);
+	struct sld_cpu c;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(lock, flags);
+	c = *(struct sld_cpu *)v;
+	raw_spin_unlock_irqrestore(lock, flags);
+	seq_printf(m, "cpu%u core=%d.%d hold=%d task=%d bracket=%u sld=%s toggles_off=%lu toggles_on=%lu msr_writes=%lu msr_skipped=%lu reasserts=%lu brackets=%lu\n",
+		   cpu, topology_physical_package_id(cpu),
+		   topology_core_id(cpu), c.core_off, c.task, c.bracket,
+		   kernel_runs_sld() && !c.core_off ? "on" : "off",
+		   c.toggles_off, c.toggles_on, c.msr_writes, c.msr_skipped,
+		   c.reasserts, c.brackets);
+	return 0;
+}
+
+static const struct seq_operations acct_seq_ops = {
+	.start = acct_start,
+	.next = acct_next,
+	.stop = acct_stop,
+	.show = acct_show,
+};
+
+static struct proc_dir_entry *acct_entry;
+
+void sld_account_init(void)
+{
+	acct_entry = proc_create_seq("sld_compat_account", 0444, NULL,
+				     &acct_seq_ops);
+	if (!acct_entry)
+		sld_degrade("account", "cannot create /proc/sld_compat_account");
+}
+
+void sld_account_exit(void)
+{
+	proc_remove(acct_entry);
+	acct_entry = NULL;
+}
+
+/* How many modules hold SLD off everywhere (on_hypervisor=disable). */
+int sld_disable_count_show(char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%u\n", READ_ONCE(disable_count));
 }

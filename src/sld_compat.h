@@ -124,7 +124,9 @@ enum sld_ac_msr { SLD_AC_MSR_OFF, SLD_AC_MSR_CLEARED, SLD_AC_MSR_STUCK };
 enum sld_ac_msr sld_msr_ac_off(void);	/* #AC of a protected task */
 void sld_msr_drop_task_holds(void);	/* under stop_machine */
 void sld_msr_sync_all(void);		/* sleepable */
-int sld_account_show(char *buf, size_t size);
+void sld_account_init(void);		/* /proc/sld_compat_account */
+void sld_account_exit(void);
+int sld_disable_count_show(char *buf, size_t size);
 
 /* ---- exempt.c: exemption rules (knobs exempt_*) ------------------------ */
 

@@ -2,7 +2,9 @@
 /*
  * The read-only view: /sys/kernel/sld_compat/, one value per file for
  * scripts, and `status`, the same values as "name: value" lines for
- * people. Both come from one table, so they cannot disagree.
+ * people. Both come from one table, so they cannot disagree. What grows
+ * with the machine (the per-CPU account, core_msr.c) is a seq_file in
+ * /proc instead: a sysfs page holds about 30 CPUs.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -100,7 +102,7 @@ static const struct status_item items[] = {
 	{ "tasks", sld_tasks_show },
 	{ "hypervisors", sld_hv_show },
 	{ "vendor", sld_vendor_show },
-	{ "account", sld_account_show },
+	{ "disable_count", sld_disable_count_show },
 };
 
 /* Multi-line values are indented under their name. */
@@ -179,12 +181,15 @@ int sld_status_init(void)
 	if (err) {
 		kobject_put(status_kobj);
 		status_kobj = NULL;
+		return err;
 	}
-	return err;
+	sld_account_init();
+	return 0;
 }
 
 void sld_status_exit(void)
 {
+	sld_account_exit();
 	if (!status_kobj)
 		return;
 	sysfs_remove_group(status_kobj, &status_group);

@@ -132,9 +132,10 @@ static void make_loaded(void)
 	put(S "version", "0.1.0\n");
 	put(S "sld_mode", "warn\n");
 	put(S "degraded", "none\n");
-	put(S "account", "cpu0 sld=on held_off=0 msr_writes=0 msr_skipped=3\ncpu1 sld=off held_off=1 msr_writes=0 msr_skipped=2\ndisable_count 0\n");
+	put(S "disable_count", "0\n");
 	put(S "tasks", "1234 vmware-vmx reason=hypervisor cpu=1 ac=0\n");
 	put(S "hypervisors", "vmmon protect tasks=1\n");
+	put("proc/sld_compat_account", "cpu0 core=0.0 hold=0 task=0 bracket=0 sld=on toggles_off=0 toggles_on=0 msr_writes=0 msr_skipped=3 reasserts=0 brackets=0\ncpu1 core=0.1 hold=1 task=1 bracket=0 sld=off toggles_off=1 toggles_on=0 msr_writes=1 msr_skipped=0 reasserts=0 brackets=0\n");
 	put("proc/sld_compat_modules", "vmmon hypervisor builtin vmx=3 svm=0 cr=2 dr=0 first=vmxon@.text+0x10 flags=-\n");
 }
 

@@ -471,8 +471,8 @@ static void test_status_loaded(void **state)
 	assert_int_equal(json_object_get_int(jget(o, "kernel.split_lock_mitigate")), 1);
 	assert_string_equal(jstr(o, "knobs.on_hypervisor"), "protect");
 	assert_string_equal(jstr(o, "knobs.exempt_comm"), "game");
-	assert_int_equal(jlen(o, "account"), 3);
-	assert_string_equal(jstr(o, "account.1"), "cpu1 sld=off held_off=1 msr_writes=0 msr_skipped=2");
+	assert_int_equal(jlen(o, "account"), 2);
+	assert_string_equal(jstr(o, "account.1"), "cpu1 core=0.1 hold=1 task=1 bracket=0 sld=off toggles_off=1 toggles_on=0 msr_writes=1 msr_skipped=0 reasserts=0 brackets=0");
 	assert_string_equal(jstr(o, "tasks.0"), "1234 vmware-vmx reason=hypervisor cpu=1 ac=0");
 	assert_string_equal(jstr(o, "hypervisors.0"), "vmmon protect tasks=1");
 	assert_string_equal(jstr(o, "degraded.0"), "none");

@@ -4,7 +4,7 @@
 set -u
 kver=$1
 log=$2
-tap=$(sed -n '/@@@ BEGIN \(check\|smt\) /,/^@@@ END$/p' "$log" | sed '1d;$d')
+tap=$(sed -n '/@@@ BEGIN [a-z]* /,/^@@@ END$/p' "$log" | sed '1d;$d')
 dmesg=$(sed -n '/@@@ BEGIN DMESG/,/^@@@ END DMESG/p' "$log" | sed '1d;$d')
 n=0
 

@@ -5,6 +5,7 @@ TAPN=/tmp/tap.n
 MOD=/mod/sld_compat.ko
 P=/sys/module/sld_compat/parameters
 S=/sys/kernel/sld_compat
+ACCT=/proc/sld_compat_account
 
 _next() { n=$(($(cat $TAPN) + 1)); echo $n > $TAPN; echo $n; }
 ok() { echo "ok $(_next) - $*"; }
@@ -73,10 +74,10 @@ knob_rejects() {
 # ---- sld_compat's status files ----------------------------------------------
 # ac NAME: a counter of $S/ac.
 ac() { grep "^$1 " $S/ac | cut -d' ' -f2; }
-# acf CPU FIELD: one field of one CPU's line of $S/account.
-acf() { sed -n "s/^$1 .* $2=\([0-9]*\).*/\1/p" $S/account; }
-# acct_sum FIELD: a field of $S/account summed over the CPUs.
-acct_sum() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" $S/account | awk '{ s += $1 } END { print s + 0 }'; }
+# acf CPU FIELD: one field of one CPU's line of $ACCT.
+acf() { sed -n "s/^$1 .* $2=\([0-9]*\).*/\1/p" $ACCT; }
+# acct_sum FIELD: a field of $ACCT summed over the CPUs.
+acct_sum() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" $ACCT | awk '{ s += $1 } END { print s + 0 }'; }
 # toggles: every CPU's toggles, off and on.
 toggles() { echo $(($(acct_sum toggles_off) + $(acct_sum toggles_on))); }
 # hv MODULE: its line of $S/hypervisors.

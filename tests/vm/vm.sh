@@ -5,6 +5,8 @@
 #   vm.sh KVER check   -> build/vm/KVER.tap (for prove), log in build/vm/
 #   vm.sh KVER smt     -> build/vm/KVER-smt.tap: tests/vm/t-smt on one
 #                         core with two threads
+#   vm.sh KVER many    -> build/vm/KVER-many.tap: tests/vm/t-many on 64
+#                         vCPUs (what must scale with the host's CPUs)
 #   vm.sh KVER demo    -> prints the demo's console output
 #   vm.sh KVER bench   -> runs bench/vm/*.sh instead of the suite (make bench;
 #                         BENCH_ONLY="30-ctxsw ..." runs only those); their
@@ -113,6 +115,11 @@ if [ "$mode" = smt ]; then
 	# TCG's default "max" CPU says AMD, whose topology leaves 6.1 does
 	# not read as SMT here; with Intel's leaf 0xB it sees the threads.
 	cpu=max,vendor=GenuineIntel
+elif [ "$mode" = many ]; then
+	# many: tests/vm/t-many on 64 vCPUs, what grows with the host.
+	cp -r "${VM_T:-$top/tests/vm/t-many}" "$root/tests/t"
+	smp=64
+	cpu=max
 else
 	cp -r "${VM_T:-$top/tests/vm/t}" "$root/tests/t"
 	smp=2
@@ -231,8 +238,8 @@ if [ "$mode" = bench ]; then
 	fi
 	exit 0
 fi
-if [ "$mode" = smt ]; then
-	"$top/tests/vm/collect.sh" "$kver smt" "$log" > "$out/$kver-smt.tap"
+if [ "$mode" = smt ] || [ "$mode" = many ]; then
+	"$top/tests/vm/collect.sh" "$kver $mode" "$log" > "$out/$kver-$mode.tap"
 else
 	"$top/tests/vm/collect.sh" "$kver" "$log" > "$out/$kver.tap"
 fi

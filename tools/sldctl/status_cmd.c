@@ -317,7 +317,7 @@ static void print_json(const struct host *h, const struct items *status,
 	json_lines(&j, "degraded", status, "degraded");
 	json_lines(&j, "hypervisors", status, "hypervisors");
 	json_lines(&j, "tasks", status, "tasks");
-	json_lines(&j, "account", status, "account");
+	json_lines(&j, "account", procs, "sld_compat_account");
 	json_lines(&j, "modules", procs, "sld_compat_modules");
 	json_key(&j, "errors");
 	json_begin_array(&j);
@@ -383,6 +383,7 @@ static void gather(const struct host *h, struct items *status,
 	read_dir(sdir, "", 0, status, errs);
 	read_dir(pdir, "", 0, knobs, errs);
 	read_one(proc, "sld_compat_modules", procs, errs);
+	read_one(proc, "sld_compat_account", procs, errs);
 }
 
 int cmd_status(int argc, char **argv)

@@ -202,7 +202,7 @@ static void *vcpu_thread(void *arg)
 		v->rc = run(v->fd, v->ms * 1000, 0, 1, 0, &r);
 	/* Five looks: the other CPU may be running a kworker at one. */
 	for (int i = 0; !v->rc && v->cpu == 0 && i < 5; i++) {
-		cat("/sys/kernel/sld_compat/account");
+		cat("/proc/sld_compat_account");
 		printf("--\n");
 		fflush(stdout);
 		usleep(20000);

@@ -4,8 +4,8 @@
 # not by the kernel's re-enable work, not by its CPU-offline callback.
 . /tests/lib.sh
 
-core() { sed -n "s/^$1 core=\([0-9.]*\) .*/\1/p" $S/account; }
-snap() { sldhv oncpu $1 sldhv cat $S/account; }
+core() { sed -n "s/^$1 core=\([0-9.]*\) .*/\1/p" $ACCT; }
+snap() { sldhv oncpu $1 sldhv cat $ACCT; }
 # seen CPU REGEX: one of 6 looks from CPU (each as one line) matches; the
 # watched CPU may be running a kworker at any single look.
 seen() {
@@ -76,7 +76,7 @@ balanced "after hotplug"
 
 # The core's state is shared: one thread may turn it off, the other on.
 is "$(acct_sum toggles_off)" "$(acct_sum toggles_on)" "at the end: the core's toggles are balanced"
-diag "$(cat $S/account)"
+diag "$(cat $ACCT)"
 rmmod actest
 rmmod fx_hv
 unload

@@ -50,6 +50,6 @@ done
 is "$(knob_w enabled Y)" OK "enabled=Y after the run"
 is "$(grep -cE ' (armed|idle)$' $S/hooks)" "$(grep -c . $S/hooks)" "every hook armed (or idle until needed) again"
 is "$(grep -c ',loaded$' /proc/sld_compat_modules)" 0 "no record claims a loaded fixture"
-is "$(grep '^disable_count' $S/account)" "disable_count 0" "no SLD disable hold left behind"
-like "$(grep '^cpu0 ' $S/account)" ' hold=0 ' "cpu0 not held off"
+is "$(cat $S/disable_count)" 0 "no SLD disable hold left behind"
+like "$(grep '^cpu0 ' $ACCT)" ' hold=0 ' "cpu0 not held off"
 run "rmmod sld_compat after the run" unload

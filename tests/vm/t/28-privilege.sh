@@ -16,7 +16,7 @@ for f in $P/*; do
 	is "$(asnobody sldtest write $f "\\n")" EACCES "$k: unprivileged bad write refused before any check"
 	is "$(cat $f)" "$before" "$k: unchanged"
 done
-for f in $S/* /proc/sld_compat_modules; do
+for f in $S/* /proc/sld_compat_modules $ACCT; do
 	is "$(asnobody sldtest write $f x)" EACCES "$(basename $f): unprivileged write refused"
 	like "$(sldtest write $f x)" '^E' "$(basename $f): not writable by root either"
 done

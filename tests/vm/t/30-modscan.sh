@@ -5,7 +5,7 @@
 M=/proc/sld_compat_modules
 rec() { grep "^$1 " $M; }
 w() { sldtest write "$P/$1" "$2"; }
-acct() { grep "$1" $S/account | tr '\n' ' ' | sed 's/ $//'; }
+acct() { grep "$1" $ACCT | tr '\n' ' ' | sed 's/ $//'; }
 
 lsmod | grep -q '^sld_compat ' && unload
 
@@ -45,7 +45,7 @@ check_fx fx_svm "svm-only svm-text vmx=0 svm=1 cr=0 dr=0 first=vmrun@$T $F,loade
 check_fx fx_clean "clean none vmx=0 svm=0 cr=0 dr=0 first=- $F,loaded$"
 check_fx fx_vendor "sld_safe vendor-safe vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@$T $F,loaded$"
 like "$(new_dmesg)" "fx_vendor declares itself split-lock safe" "vendor API call logged"
-is "$(acct disable_count)" "disable_count 0" "protect never disables SLD"
+is "$(cat $S/disable_count)" 0 "protect never disables SLD"
 
 # The offline scanner agrees with the kernel (fx_vendor excluded: its
 # vendor declaration exists only at run time).
@@ -71,29 +71,29 @@ rmmod fx_vmxon
 
 # ---- policy disable ----------------------------------------------------------
 is "$(w on_hypervisor 'disable\n')" OK "on_hypervisor=disable"
-is "$(acct disable_count)" "disable_count 0" "disable: count 0 before"
+is "$(cat $S/disable_count)" 0 "disable: count 0 before"
 s0=$(acf cpu0 msr_skipped) s1=$(acf cpu1 msr_skipped)
 like "$(acct cpu0)" '^cpu0 core=[0-9.]+ hold=0 task=0 bracket=0 sld=off ' "disable: cpu0 not held off before (kernel mode off: sld=off)"
 run "disable: fx_vmlaunch loads" insmod /mod/fx_vmlaunch.ko
-is "$(acct disable_count)" "disable_count 1" "disable: count 1"
+is "$(cat $S/disable_count)" 1 "disable: count 1"
 is "$(acf cpu0 hold) $(acf cpu1 hold)" "1 1" "disable: every CPU's core held off"
 is "$(acf cpu0 msr_skipped) $(acf cpu1 msr_skipped)" "$((s0 + 1)) $((s1 + 1))" \
 	"disable: one MSR write per core, skipped (no SLD on this CPU)"
 is "$(acf cpu0 msr_writes) $(acf cpu1 msr_writes)" "0 0" "disable: never a real MSR write"
 like "$(rec fx_vmlaunch)" ',sld-disabled,loaded$' "disable: record holds the disable"
 run "disable: fx_vmxon loads" insmod /mod/fx_vmxon.ko
-is "$(acct disable_count)" "disable_count 2" "disable: count 2"
+is "$(cat $S/disable_count)" 2 "disable: count 2"
 is "$(acf cpu0 msr_skipped)" "$((s0 + 1))" "disable: second holder makes no new write"
 run "rmmod fx_vmlaunch" rmmod fx_vmlaunch
-is "$(acct disable_count)" "disable_count 1" "disable: count back to 1"
+is "$(cat $S/disable_count)" 1 "disable: count back to 1"
 is "$(acf cpu0 hold)" 1 "disable: still held off while one holder is loaded"
 run "rmmod fx_vmxon" rmmod fx_vmxon
-is "$(acct disable_count)" "disable_count 0" "disable: count back to 0"
+is "$(cat $S/disable_count)" 0 "disable: count back to 0"
 is "$(acf cpu0 hold) $(acf cpu1 hold)" "0 0" "disable: hold released after the last unload"
 is "$(acf cpu0 msr_skipped) $(acf cpu1 msr_skipped)" "$((s0 + 2)) $((s1 + 2))" \
 	"disable: one more (skipped) write per core to turn it back"
 run "disable: clean module does not disable" insmod /mod/fx_clean.ko
-is "$(acct disable_count)" "disable_count 0" "disable: clean module leaves count 0"
+is "$(cat $S/disable_count)" 0 "disable: clean module leaves count 0"
 rmmod fx_clean
 
 # ---- policy refuse ------------------------------------------------------------
@@ -174,7 +174,7 @@ if [ -f /kmod/kvm-intel.ko ]; then
 		"kvm_intel scanned: sld_safe, imports handle_guest_split_lock"
 	lsmod | grep -q '^kvm_intel ' && rmmod kvm_intel
 	like "$(rec kvm_intel)" ',unloaded$' "kvm_intel record marked unloaded (GOING cleaned up)"
-	is "$(acct disable_count)" "disable_count 0" "kvm_intel left no disable behind"
+	is "$(cat $S/disable_count)" 0 "kvm_intel left no disable behind"
 	rmmod kvm; rmmod irqbypass 2>/dev/null
 else
 	ok "# SKIP no kvm-intel.ko"

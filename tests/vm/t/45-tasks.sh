@@ -37,11 +37,11 @@ is "$(ac tasks_live)" 0 "the nop task's record went with it"
 tp=$(ac tasks_protected)
 sldhv oncpu 1 sldhv run fx_hv 3000000 0 1 > /tmp/run.out &
 sleep 0.4
-snap=$(sldhv oncpu 0 sldhv cat $S/account; sldhv oncpu 0 sldhv cat $S/tasks)
+snap=$(sldhv oncpu 0 sldhv cat $ACCT; sldhv oncpu 0 sldhv cat $S/tasks)
 # Sample from cpu0 while it runs: cpu1 may briefly run a kworker (then
 # neither held nor on cpu), but it is never held without its task.
 : > /tmp/samples
-for i in 1 2 3 4 5 6; do sldhv oncpu 0 sldhv cat $S/account | grep '^cpu1 ' >> /tmp/samples; sleep 0.1; done
+for i in 1 2 3 4 5 6; do sldhv oncpu 0 sldhv cat $ACCT | grep '^cpu1 ' >> /tmp/samples; sleep 0.1; done
 wait
 like "$(cat /tmp/run.out)" '^rc=0 handled=0 cpu=1 ' "RUN on cpu1 completed"
 like "$(cat /tmp/samples)" 'cpu1 core=[0-9.]+ hold=1 task=1 ' "while it runs: cpu1's core held off, task on cpu1"
@@ -54,7 +54,7 @@ balanced "after the run"
 
 sldhv oncpu 1 sldhv run fx_hv 100000 1500000 1 > /tmp/run.out &
 sleep 0.8
-snap=$(sldhv oncpu 0 sldhv cat $S/account; sldhv oncpu 0 sldhv cat $S/tasks)
+snap=$(sldhv oncpu 0 sldhv cat $ACCT; sldhv oncpu 0 sldhv cat $S/tasks)
 wait
 like "$snap" 'cpu1 core=[0-9.]+ hold=0 task=0 ' "while it sleeps: cpu1 back to the kernel's state"
 like "$snap" '[0-9]+ sldhv why=hypervisor hv=fx_hv cpu=1 running=0 ' "while it sleeps: still protected, not running"

@@ -38,7 +38,7 @@ if [ "$protected" -ge "$cycles" ]; then ok "tasks were protected between the cyc
 else nok "tasks were protected between the cycles ($protected)"; fi
 like "$(new_dmesg)" 'sld_compat: unloading: [0-9]+ protected task\(s\) detached' "some unload detached live protected tasks"
 is "$(ac tasks_live)" 0 "no record left after the swarm"
-is "$(grep '^disable_count' $S/account)" "disable_count 0" "no SLD disable hold left"
+is "$(cat $S/disable_count)" 0 "no SLD disable hold left"
 balanced "after the cycles (last load's account)"
 for c in cpu0 cpu1; do
 	is "$(acf $c toggles_off)" "$(acf $c toggles_on)" "$c: as many toggles off as on"
