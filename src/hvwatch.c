@@ -319,6 +319,17 @@ void sld_hv_setup(void)
 		sld_degrade("ioctl-learn", "no security_file_ioctl (CONFIG_SECURITY off): hypervisor tasks are protected only through profiles or from their first split lock");
 }
 
+/*
+ * After the hooks are gone: a learn_pre() that was running when
+ * sld_hv_exit() cancelled the work may have queued it again, and it must
+ * not run from freed module text. unregister_kprobe() waited for every
+ * handler, so nothing can queue it after this.
+ */
+void sld_hv_free(void)
+{
+	cancel_work_sync(&learn_work);
+}
+
 /* After modscan stopped (no more watch calls), before hooks go. */
 void sld_hv_exit(void)
 {

@@ -74,6 +74,7 @@ out_task:
 	sld_hv_exit();
 out_hooks:
 	sld_hooks_exit();
+	sld_hv_free();
 out_free:
 	sld_exempt_free();
 	sld_modscan_free();
@@ -94,6 +95,7 @@ static void __exit sld_compat_exit(void)
 	sld_modscan_exit();
 	sld_hv_exit();
 	sld_hooks_exit();
+	sld_hv_free();
 	sld_exempt_free();
 	sld_modscan_free();
 	sld_task_free();

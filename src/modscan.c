@@ -65,7 +65,8 @@ struct pending {
  * Preallocated: the handler may run from the int3 trap, where even
  * GFP_ATOMIC allocation is not allowed. A load that fails between
  * module_finalize and COMING leaves a stale slot; it is reused (oldest
- * first) and a new module at the same address overwrites it first.
+ * first), a new module at the same address overwrites it first, and
+ * on_coming() reads a slot only if its sections lie in the module.
  */
 static struct pending *pending;
 static u64 pending_seq;
@@ -468,6 +469,24 @@ static struct modrec *new_rec(struct module *mod)
 	return rec;
 }
 
+/*
+ * A slot is keyed by the struct module's address. A load that failed
+ * between module_finalize and COMING left one behind, and a module loaded
+ * later at the same address while the finalize probe was disarmed would
+ * take it: its sections are then another module's, long freed. Read them
+ * only if every one lies inside this module.
+ */
+static bool pending_fits(const struct pending *p, struct module *mod)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nsec; i++)
+		if (!within_module(p->sec[i].addr, mod) ||
+		    !within_module(p->sec[i].addr + p->sec[i].size - 1, mod))
+			return false;
+	return true;
+}
+
 static int on_coming(struct module *mod)
 {
 	struct pending *p = kmalloc(sizeof(*p), GFP_KERNEL);
@@ -479,7 +498,7 @@ static int on_coming(struct module *mod)
 		pr_warn("%s: not scanned: out of memory\n", mod->name);
 		goto out;
 	}
-	if (pending_take(mod, p))
+	if (pending_take(mod, p) && pending_fits(p, mod))
 		err = scan_sections(rec, p);
 	else
 		err = scan_regions(rec, mod, true);

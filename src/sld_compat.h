@@ -156,6 +156,7 @@ int sld_task_counters_show(char *buf, size_t size);
 
 void sld_hv_setup(void);		/* before sld_hooks_init() */
 void sld_hv_exit(void);
+void sld_hv_free(void);			/* after sld_hooks_exit() */
 void sld_hv_watch(struct module *mod);
 void sld_hv_unwatch(struct module *mod);
 void sld_hv_arm(bool on);
