@@ -88,6 +88,12 @@ static int exempt_list(int argc, char **argv)
 	return admin_show(argc, argv, "exempt list", show);
 }
 
+/* The trust model (README): a task name is the task's own to choose. */
+#define COMM_FORGEABLE \
+	"sldctl: note: exempt_comm matches task names, which any process can give itself\n" \
+	"  (prctl PR_SET_NAME): every local user can obtain this exemption. On a\n" \
+	"  multi-user host prefer --path (an executable users cannot write) or --cgroup.\n"
+
 static int exempt_edit(int argc, char **argv, bool add)
 {
 	static const struct cli_opt opts[] = {
@@ -131,6 +137,8 @@ static int exempt_edit(int argc, char **argv, bool add)
 		admin_changes_free(ch, nch);
 	else
 		rc = admin_changes_apply(&a, ch, nch);
+	if (!rc && add && cli_get(&c, "comm")->n)
+		fputs(COMM_FORGEABLE, stderr);
 	return admin_end(&a, rc);
 }
 

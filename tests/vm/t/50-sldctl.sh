@@ -106,6 +106,7 @@ sx policy get
 like "$out" "^on_hypervisor: protect \\(module\\)$" "policy get shows the knob"
 sx exempt add --comm vmtest --comm other
 is "$(cat $P/exempt_comm)" vmtest,other "exempt add --comm: knob exempt_comm"
+like "$(cat $E)" "any process can give itself" "exempt add --comm: says a task name is forgeable"
 sx exempt remove --comm other
 is "$(cat $P/exempt_comm)" vmtest "exempt remove --comm"
 sx exempt add --path relative/bin
