@@ -24,10 +24,13 @@
  *                                 loaded), forks a child that RUNs and
  *                                 exits, then exits; prints
  *                                 "tasks=T runs=R failed=F"
- *   sldhv loop DEV STOPFILE       RUN (1 ms) again and again until
- *                                 STOPFILE exists: a vCPU thread that is
- *                                 protected again as soon as sld_compat
- *                                 is (re)loaded; prints "runs=N failed=F"
+ *   sldhv loop DEV STOPFILE [SPLIT_LOCKS]
+ *                                 RUN (1 ms, SPLIT_LOCKS kernel-mode split
+ *                                 locks) again and again until STOPFILE
+ *                                 exists: a vCPU thread that lives until
+ *                                 told, protected again as soon as
+ *                                 sld_compat is (re)loaded or enabled;
+ *                                 prints "runs=N failed=F"
  *   sldhv migrate DEV N           N runs, moving between CPU 0 and 1;
  *                                 prints "runs=N on0=A on1=B"
  *   sldhv ioctlcost N             mean ns of N FIONREAD ioctls on a pipe
@@ -324,15 +327,16 @@ static int cmd_swarm(int argc, char **argv)
 
 static int cmd_loop(int argc, char **argv)
 {
-	unsigned long runs = 0, failed = 0;
+	unsigned long runs = 0, failed = 0, sl;
 	struct fx_run r;
 	int fd;
 
-	if (argc != 4)
+	if (argc < 4 || argc > 5)
 		return usage();
 	fd = open_dev(argv[2]);
+	sl = argc == 5 ? num(argv[4]) : 0;
 	while (access(argv[3], F_OK)) {
-		if (run(fd, 1000, 0, 1, 0, &r))
+		if (run_sl(fd, 1000, 0, 1, 0, sl, &r))
 			failed++;
 		runs++;
 	}

@@ -2,7 +2,8 @@
 # sld_compat is in use, as kvm_intel is while a VM exists: rmmod is
 # refused (the kernel's EAGAIN, "in use"), the reference count counts the
 # tasks, status and doctor say which hypervisor; the task's exit releases
-# it. Exempt-only tasks do not pin. enabled=N and a forced unload
+# it. A vendor's guest bracket holds it through the vendor's symbol
+# reference. Exempt-only tasks do not pin. enabled=N and a forced unload
 # (rmmod -f) detach hypervisor tasks on the admin's word, drop their
 # references and say in dmesg that their guests may now receive #AC.
 #
@@ -12,13 +13,16 @@
 . /tests/lib.sh
 
 REF=/sys/module/sld_compat/refcnt
-# vcpu: one 2 s RUN on cpu1 (20 loops of 100 ms, 100 kernel-mode split
-# locks each) in the background, output in /tmp/run.out; returns once it
-# is protected.
+# vcpu: a vCPU thread on cpu1 that RUNs fx_hv (1 ms and 100 kernel-mode
+# split locks each) again and again until vcpu_stop, output in
+# /tmp/run.out; returns once a task pins sld_compat.
 vcpu() {
-	sldhv oncpu 1 sldhv run fx_hv 100000 0 20 0 100 > /tmp/run.out &
+	rm -f /tmp/vcpu.stop
+	sldhv oncpu 1 sldhv loop fx_hv /tmp/vcpu.stop 100 > /tmp/run.out &
 	wait_for 50 '[ "$(ac tasks_pinning)" -ge 1 ]'
 }
+vcpu_stop() { touch /tmp/vcpu.stop; wait; }
+RUNS_OK='^runs=[1-9][0-9]* failed=0$'
 
 lsmod | grep -q '^sld_compat ' || load
 lsmod | grep -q '^fx_hv ' || insmod /mod/fx_hv.ko
@@ -44,8 +48,8 @@ like "$(sldctl status --json | grep -A4 '"in_use"' | tr -d ' \n')" '"in_use":\{"
 	"sldctl status --json: in_use"
 like "$(sldctl doctor)" '\[info\] sld-compat-in-use: sld_compat is in use \(1 reference: protected tasks of hypervisor fx_hv \(1 task\)' \
 	"sldctl doctor says why it is in use"
-wait
-like "$(cat /tmp/run.out)" '^rc=0 ' "the vCPU finished its run with its 2000 kernel-mode split locks"
+vcpu_stop
+like "$(cat /tmp/run.out)" "$RUNS_OK" "every RUN of the vCPU, with its kernel-mode split locks, succeeded"
 # The pin goes in do_exit, before the parent's wait returns.
 is "$(cat $REF) $(ac tasks_pinning)" "0 0" "the task's exit dropped the reference"
 is "$(cat $S/in_use)" none "in_use: none again"
@@ -53,13 +57,27 @@ is "$(sldtest rmmod sld_compat)" OK "rmmod succeeds once the task exited"
 load
 
 # ---- two hypervisor tasks: two references -----------------------------------------
-sldhv oncpu 0 sldhv run fx_hv 100000 0 20 > /tmp/run0.out &
+rm -f /tmp/vcpu.stop
+sldhv oncpu 0 sldhv loop fx_hv /tmp/vcpu.stop > /tmp/run0.out &
 vcpu
 wait_for 50 '[ "$(ac tasks_pinning)" = 2 ]'
 is "$(cat $REF) $(cat $S/in_use)" "2 fx_hv tasks=2" "two vCPUs: refcount 2, in_use counts both"
 is "$(sldtest rmmod sld_compat)" EAGAIN "rmmod refused"
-wait
+vcpu_stop
 is "$(cat $REF)" 0 "both exited: refcount 0"
+
+# ---- a vendor's guest bracket: its symbol reference keeps sld_compat -------------
+run "insmod fx_vendor" insmod /mod/fx_vendor.ko
+echo 1500 > /sys/module/fx_vendor/parameters/hold_ms
+sldhv oncpu 1 sldtest write /sys/module/fx_vendor/parameters/bracket 1 > /tmp/bracket.out &
+wait_for 50 '[ "$(acf cpu1 bracket)" = 1 ]'
+is "$(acf cpu1 bracket)" 1 "a vendor bracket is open on cpu1"
+is "$(sldtest rmmod sld_compat)" EAGAIN "rmmod refused inside the bracket"
+wait
+is "$(cat /tmp/bracket.out) $(cat /sys/module/fx_vendor/parameters/bracket_result)" "OK cpu=1 ok=1" \
+	"the bracket closed normally"
+is "$(cat $REF)" 0 "bracket closed: no reference left"
+run "rmmod fx_vendor" rmmod fx_vendor
 
 # ---- exempt-only tasks do not pin ---------------------------------------------------
 cp /tests/bin/sldhv /tmp/sldgame
@@ -84,19 +102,17 @@ load
 # ---- enabled=N: the admin detaches hypervisor tasks, their pins go ----------------
 vcpu
 mark_dmesg
-is "$(knob_w enabled N)" OK "enabled=N with a vCPU inside its RUN"
+is "$(knob_w enabled N)" OK "enabled=N with a live vCPU"
 is "$(cat $REF) $(ac tasks_pinning) $(ac tasks_live)" "0 0 0" "enabled=N: record and reference gone"
 like "$(new_dmesg)" 'sld_compat:   detached sldhv\[[0-9]+\], a task of hypervisor fx_hv: its guest may now receive split-lock #AC' \
 	"enabled=N: dmesg names the hypervisor task"
 like "$(new_dmesg)" 'sld_compat: disabled: 1 hypervisor task\(s\) lost protection: their guests may now receive split-lock #AC' \
 	"enabled=N: dmesg warns that its guest may now get #AC"
 is "$(knob_w enabled Y)" OK "enabled=Y"
-is "$(cat $REF)" 0 "enabled=Y: the running vCPU is not protected again inside its RUN"
-wait
-like "$(cat /tmp/run.out)" '^rc=0 ' "enabled=N: the vCPU finished its run"
-vcpu
-is "$(cat $REF)" 1 "enabled again: its next RUN pins again"
-wait
+wait_for 50 '[ "$(cat $REF)" = 1 ]'
+is "$(cat $REF)" 1 "enabled again: the vCPU's next RUN pins again"
+vcpu_stop
+like "$(cat /tmp/run.out)" "$RUNS_OK" "enabled=N: every RUN of the vCPU succeeded"
 is "$(cat $REF)" 0 "and its exit releases"
 
 # ---- rmmod -f: forced, on the admin's word ----------------------------------------
@@ -108,8 +124,8 @@ like "$(new_dmesg)" 'sld_compat: unloading \(forced\): 1 protected task\(s\) det
 like "$(new_dmesg)" 'sld_compat:   detached sldhv\[[0-9]+\], a task of hypervisor fx_hv: its guest may now receive split-lock #AC' \
 	"forced: dmesg names the hypervisor task"
 like "$(new_dmesg)" 'sld_compat: unloading \(forced\): 1 hypervisor task\(s\) lost protection' "forced: dmesg warns"
-wait
-like "$(cat /tmp/run.out)" '^rc=0 ' "forced: the vCPU finished its run"
+vcpu_stop
+like "$(cat /tmp/run.out)" "$RUNS_OK" "forced: every RUN of the vCPU succeeded"
 run "load again after the forced unload" load
 is "$(cat $REF)" 0 "reloaded: refcount 0"
 run "rmmod fx_hv" rmmod fx_hv
