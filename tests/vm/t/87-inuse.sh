@@ -7,18 +7,21 @@
 # (rmmod -f) detach hypervisor tasks on the admin's word, drop their
 # references and say in dmesg that their guests may now receive #AC.
 #
-# The vCPU does kernel-mode split locks all along: on a CPU that enforces
-# split-lock detection each one would be fatal ("Split lock detected") if
-# it ever ran unprotected; under TCG the test checks the bookkeeping.
+# The first vCPU does kernel-mode split locks all along: on a CPU that
+# enforces split-lock detection each one would be fatal ("Split lock
+# detected") if the refused rmmod had detached it; under TCG the test
+# checks the bookkeeping.
 . /tests/lib.sh
 
 REF=/sys/module/sld_compat/refcnt
-# vcpu: a vCPU thread on cpu1 that RUNs fx_hv (1 ms and 100 kernel-mode
-# split locks each) again and again until vcpu_stop, output in
-# /tmp/run.out; returns once a task pins sld_compat.
+# vcpu [SPLIT_LOCKS]: a vCPU thread on cpu1 that RUNs fx_hv (1 ms and
+# SPLIT_LOCKS kernel-mode split locks each) again and again until
+# vcpu_stop, output in /tmp/run.out; returns once a task pins sld_compat.
+# Split locks only where it stays protected throughout: once detached
+# (enabled=N, rmmod -f) they would be fatal on an enforcing CPU.
 vcpu() {
 	rm -f /tmp/vcpu.stop
-	sldhv oncpu 1 sldhv loop fx_hv /tmp/vcpu.stop 100 > /tmp/run.out &
+	sldhv oncpu 1 sldhv loop fx_hv /tmp/vcpu.stop ${1:-0} > /tmp/run.out &
 	wait_for 50 '[ "$(ac tasks_pinning)" -ge 1 ]'
 }
 vcpu_stop() { touch /tmp/vcpu.stop; wait; }
@@ -32,7 +35,7 @@ is "$(cat $S/in_use)" none "in_use: none"
 like "$(sldctl status)" 'sld_compat in use: no: rmmod sld_compat is allowed' "sldctl status: not in use"
 
 # ---- a hypervisor task keeps sld_compat loaded --------------------------------------
-vcpu
+vcpu 100
 is "$(ac tasks_pinning)" 1 "the vCPU task pins sld_compat"
 is "$(cat $REF)" 1 "refcount 1"
 like "$(lsmod | grep '^sld_compat ')" '^sld_compat +[0-9]+ +1( |$)' "lsmod shows the use count"
@@ -69,6 +72,8 @@ is "$(cat $REF)" 0 "both exited: refcount 0"
 # ---- a vendor's guest bracket: its symbol reference keeps sld_compat -------------
 run "insmod fx_vendor" insmod /mod/fx_vendor.ko
 echo 1500 > /sys/module/fx_vendor/parameters/hold_ms
+# The bracket keeps cpu1 non-preemptible: this shell watches from cpu0.
+taskset -p 1 $$ > /dev/null
 sldhv oncpu 1 sldtest write /sys/module/fx_vendor/parameters/bracket 1 > /tmp/bracket.out &
 wait_for 50 '[ "$(acf cpu1 bracket)" = 1 ]'
 is "$(acf cpu1 bracket)" 1 "a vendor bracket is open on cpu1"
@@ -78,6 +83,7 @@ is "$(cat /tmp/bracket.out) $(cat /sys/module/fx_vendor/parameters/bracket_resul
 	"the bracket closed normally"
 is "$(cat $REF)" 0 "bracket closed: no reference left"
 run "rmmod fx_vendor" rmmod fx_vendor
+taskset -p 3 $$ > /dev/null
 
 # ---- exempt-only tasks do not pin ---------------------------------------------------
 cp /tests/bin/sldhv /tmp/sldgame
