@@ -150,6 +150,7 @@ int sld_task_protect(enum sld_why why, int hv);	/* current, preempt off */
 bool sld_task_protected(void);
 int sld_task_ac(bool guest);		/* returns the hv slot or -1 */
 int sld_tasks_show(char *buf, size_t size);
+int sld_task_in_use_show(char *buf, size_t size);
 int sld_task_counters_show(char *buf, size_t size);
 
 /* ---- hvwatch.c: hypervisor modules and their tasks --------------------- */

@@ -100,6 +100,7 @@ static const struct status_item items[] = {
 	{ "degraded", sld_degraded_show },
 	{ "ac", sld_ac_show },
 	{ "tasks", sld_tasks_show },
+	{ "in_use", sld_task_in_use_show },
 	{ "hypervisors", sld_hv_show },
 	{ "vendor", sld_vendor_show },
 	{ "disable_count", sld_disable_count_show },

@@ -30,8 +30,35 @@
  * exemption matches (for exempted tasks), or when sld_compat is disabled
  * or unloaded: then every record is detached under stop_machine(), where
  * no CPU is inside a context switch, and SLD goes back to the kernel's
- * state. Unloading with protected tasks is therefore allowed and safe;
- * dmesg names the tasks that lost protection.
+ * state; dmesg names the tasks that lost protection.
+ *
+ * Pins: detaching a hypervisor task is safe for the host, not for its
+ * guest, which gets the #AC that sld_compat kept from it. So a record
+ * protected on behalf of a hypervisor module holds a reference on
+ * sld_compat (try_module_get() when it becomes one, in the task's own
+ * handler), as an open VM file holds kvm_intel: rmmod is refused while
+ * one lives, and lsmod counts them. Exempt-only tasks hold none: unloading
+ * costs them only the kernel's penalty. The admin can still detach them
+ * on purpose: enabled=N drops the pins with the records, and a forced
+ * unload (rmmod -f) finds them still pinned; both say in dmesg which
+ * hypervisor tasks lost protection.
+ *
+ * Dropping our own reference from our own code is the hazard: once the
+ * last put is done, rmmod may run sld_compat_exit() and free our text
+ * while the putting CPU still executes the instructions after
+ * module_put(). Every put therefore runs in one of two places that the
+ * exit path waits for before it returns (the text is freed only after):
+ *  - the do_exit handler: kprobe handlers run with preemption disabled,
+ *    i.e. inside an RCU read-side section, and sld_task_exit() starts
+ *    with synchronize_rcu(), so the handler has returned into the kprobe
+ *    core (kernel text) before exit goes on;
+ *  - unpin_work, for records detached in sleepable context (enabled=N):
+ *    sld_task_exit() flushes it, which waits until unpin_fn() has returned
+ *    into the workqueue core.
+ * A put anywhere else (a knob store, a notifier, after the work returns)
+ * would rely on who called us; these two do not. A try_module_get() that
+ * fails (unload already under way) leaves the record unpinned: the exit
+ * path detaches it like any other.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -63,6 +90,7 @@ struct sld_task {
 	int cpu;
 	unsigned long switches, ac_user, ac_guest;
 	bool warned;
+	bool pinned;		/* holds a reference on sld_compat */
 };
 
 static struct sld_task *pool;
@@ -75,6 +103,7 @@ static bool key_wanted;			/* the last refresh's need */
 static bool ready;			/* protect() may add records */
 static atomic_long_t n_protected, n_exited, n_exec_dropped, n_pool_full;
 static atomic_long_t n_detached, n_refused;
+static atomic_t n_pinned;		/* records with pinned set */
 
 static const char *const why_names[] = {
 	[SLD_WHY_NONE] = "none", [SLD_WHY_COMM] = "exempt-comm",
@@ -166,6 +195,47 @@ static unsigned int live(void)
 	return POOL_SIZE - READ_ONCE(nfree);
 }
 
+/* ---- pins: a hypervisor task keeps sld_compat loaded (see the top) ----------------- */
+
+static void pin(struct sld_task *t)
+{
+	if (!t->pinned && try_module_get(THIS_MODULE)) {
+		t->pinned = true;
+		atomic_inc(&n_pinned);
+	}
+}
+
+/*
+ * Only from the do_exit handler (preemption off) or unpin_fn(): see the
+ * top of the file. Nothing of ours may be touched after it.
+ */
+static void unpin_last_act(void)
+{
+	atomic_dec(&n_pinned);
+	module_put(THIS_MODULE);
+}
+
+static atomic_t unpins;		/* detached pins unpin_fn() drops */
+
+static void unpin_fn(struct work_struct *work)
+{
+	int n = atomic_xchg(&unpins, 0);
+
+	while (n-- > 0)
+		unpin_last_act();
+}
+static DECLARE_WORK(unpin_work, unpin_fn);
+
+/* Sleepable: the pins of n detached records, dropped before returning. */
+static void unpin_detached(unsigned int n)
+{
+	if (!n)
+		return;
+	atomic_add(n, &unpins);
+	schedule_work(&unpin_work);
+	flush_work(&unpin_work);
+}
+
 /* ---- protect / release (current task, preemption off) --------------------------- */
 
 bool sld_task_protected(void)
@@ -191,6 +261,7 @@ int sld_task_protect(enum sld_why why, int hv)
 			t->hv = hv;
 			t->why = SLD_WHY_HV;
 			sld_hv_count_task(hv);
+			pin(t);
 		}
 		return 0;
 	}
@@ -206,8 +277,10 @@ int sld_task_protect(enum sld_why why, int hv)
 	t->comm[TASK_COMM_LEN - 1] = '\0';
 	t->why = why;
 	t->hv = hv;
-	if (hv >= 0)
+	if (hv >= 0) {
 		sld_hv_count_task(hv);
+		pin(t);
+	}
 	preempt_notifier_init(&t->pn, &task_ops);
 	preempt_notifier_register(&t->pn);
 	atomic_long_inc(&n_protected);
@@ -268,8 +341,12 @@ static int exit_pre(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	t = find_current();
 	if (t) {
+		bool pinned = t->pinned;
+
 		release(t);
 		atomic_long_inc(&n_exited);
+		if (pinned)
+			unpin_last_act();
 	}
 	return 0;
 }
@@ -310,7 +387,11 @@ static struct sld_hook hook_exec = {
 
 /* ---- the key, readiness and detaching ---------------------------------------------- */
 
-static struct task_struct *detached[POOL_SIZE];
+static struct detached {
+	struct task_struct *task;
+	int hv;
+	bool pinned;
+} detached[POOL_SIZE];
 static unsigned int ndetached;
 
 /* Under stop_machine: no CPU is in a context switch or in our handlers. */
@@ -320,28 +401,49 @@ static int detach_fn(void *unused)
 
 	ndetached = 0;
 	for (id = 0; id < POOL_SIZE; id++) {
+		struct detached *d = &detached[ndetached];
+
 		if (!used[id])
 			continue;
 		hlist_del(&pool[id].pn.link);
-		detached[ndetached++] = pool_put(&pool[id]);
+		d->hv = pool[id].why == SLD_WHY_HV ? pool[id].hv : -1;
+		d->pinned = pool[id].pinned;
+		d->task = pool_put(&pool[id]);
+		ndetached++;
 	}
 	sld_msr_drop_task_holds();
 	return 0;
 }
 
-static void say_detached(const char *why)
+/* Names the detached tasks; returns how many of them held a pin. */
+static unsigned int say_detached(const char *why)
 {
-	unsigned int i;
+	unsigned int i, nhv = 0, npins = 0;
+	char hv[MODULE_NAME_LEN];
 
 	pr_info("%s: %u protected task(s) detached, SLD back to the kernel's state for them\n",
 		why, ndetached);
 	for (i = 0; i < ndetached; i++) {
-		pr_info("  detached %s[%d]\n", detached[i]->comm,
-			task_pid_nr(detached[i]));
-		put_task_struct(detached[i]);
+		struct detached *d = &detached[i];
+
+		if (d->hv < 0) {
+			pr_info("  detached %s[%d]\n", d->task->comm,
+				task_pid_nr(d->task));
+		} else {
+			sld_hv_name(d->hv, hv, sizeof(hv));
+			pr_warn("  detached %s[%d], a task of hypervisor %s: its guest may now receive split-lock #AC\n",
+				d->task->comm, task_pid_nr(d->task), hv);
+			nhv++;
+		}
+		npins += d->pinned;
+		put_task_struct(d->task);
 	}
+	if (nhv)
+		pr_warn("%s: %u hypervisor task(s) lost protection: their guests may now receive split-lock #AC\n",
+			why, nhv);
 	atomic_long_add(ndetached, &n_detached);
 	ndetached = 0;
+	return npins;
 }
 
 static bool engine_possible(void)
@@ -361,7 +463,7 @@ static void detach_all(const char *why)
 	stop_protecting();
 	if (live()) {
 		stop_machine(detach_fn, NULL, NULL);
-		say_detached(why);
+		unpin_detached(say_detached(why));
 	}
 	sld_msr_sync_all();
 	if (key_held) {
@@ -437,13 +539,20 @@ void sld_task_init(void)
 	sld_task_refresh();
 }
 
-/* Before sld_hooks_exit(): detach while the hooks still run. */
+/*
+ * Before sld_hooks_exit(): detach while the hooks still run. On a normal
+ * unload no record holds a pin (the refcount was zero); records still
+ * pinned mean a forced one.
+ */
 void sld_task_exit(void)
 {
+	/* The last pin's put may still be returning: see the top of the file. */
+	synchronize_rcu();
+	flush_work(&unpin_work);
 	mutex_lock(&task_mutex);
 	WRITE_ONCE(setup_done, false);
 	if (engine_possible())
-		detach_all("unloading");
+		detach_all(atomic_read(&n_pinned) ? "unloading (forced)" : "unloading");
 	mutex_unlock(&task_mutex);
 	/* No record is left to queue it again; the work takes task_mutex. */
 	cancel_work_sync(&key_work);
@@ -496,6 +605,45 @@ int sld_tasks_show(char *buf, size_t size)
 	return n;
 }
 
+/*
+ * Why sld_compat is in use, as far as it holds references on itself:
+ * "MODULE tasks=N" per hypervisor whose protected tasks pin it, or
+ * "none". References others hold (a vendor's symbol_get(), modules linked
+ * against it) are the rest of /sys/module/sld_compat/refcnt.
+ */
+int sld_task_in_use_show(char *buf, size_t size)
+{
+	unsigned int by_slot[16] = { 0 };	/* hvwatch's slots, HV_MAX */
+	unsigned int id, other = 0;
+	char hv[MODULE_NAME_LEN];
+	unsigned long flags;
+	int slot, n = 0;
+
+	for (id = 0; pool && id < POOL_SIZE; id++) {
+		slot = -1;
+		raw_spin_lock_irqsave(&pool_lock, flags);
+		if (used[id] && pool[id].pinned)
+			slot = pool[id].hv;
+		raw_spin_unlock_irqrestore(&pool_lock, flags);
+		if (slot >= (int)ARRAY_SIZE(by_slot))
+			other++;
+		else if (slot >= 0)
+			by_slot[slot]++;
+	}
+	for (slot = 0; slot < (int)ARRAY_SIZE(by_slot); slot++) {
+		if (!by_slot[slot])
+			continue;
+		sld_hv_name(slot, hv, sizeof(hv));
+		n += scnprintf(buf + n, size - n, "%s tasks=%u\n", hv,
+			       by_slot[slot]);
+	}
+	if (other)
+		n += scnprintf(buf + n, size - n, "- tasks=%u\n", other);
+	if (!n)
+		n = scnprintf(buf, size, "none\n");
+	return n;
+}
+
 int sld_task_counters_show(char *buf, size_t size)
 {
 	unsigned long calls = 0;
@@ -504,8 +652,8 @@ int sld_task_counters_show(char *buf, size_t size)
 	for_each_possible_cpu(cpu)
 		calls += per_cpu(sched_calls, cpu);
 	return scnprintf(buf, size,
-			 "tasks_live %u\ntasks_protected %ld\ntasks_exited %ld\ntasks_exec_dropped %ld\ntasks_detached %ld\ntasks_pool_full %ld\ntasks_refused %ld\nkey_held %d\nready %d\nsched_calls %lu\n",
-			 pool ? live() : 0,
+			 "tasks_live %u\ntasks_pinning %d\ntasks_protected %ld\ntasks_exited %ld\ntasks_exec_dropped %ld\ntasks_detached %ld\ntasks_pool_full %ld\ntasks_refused %ld\nkey_held %d\nready %d\nsched_calls %lu\n",
+			 pool ? live() : 0, atomic_read(&n_pinned),
 			 atomic_long_read(&n_protected),
 			 atomic_long_read(&n_exited),
 			 atomic_long_read(&n_exec_dropped),

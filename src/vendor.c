@@ -49,6 +49,12 @@ EXPORT_SYMBOL_GPL(sld_compat_declare_hypervisor);
  * interrupts) off in between, as every VMX world switch runs anyway. SLD
  * is off on this core exactly inside the window; no kprobe is involved.
  * Nesting is counted; only the outermost pair switches.
+ *
+ * A bracket takes no reference on sld_compat of its own: the vendor holds
+ * these functions through symbol_get(), which holds one (the header's
+ * contract), so sld_compat cannot be unloaded from under an open bracket,
+ * and a per-entry get/put would add an atomic on one shared cache line to
+ * every world switch. Protected hypervisor tasks pin it in task_sld.c.
  */
 static DEFINE_PER_CPU(unsigned int, bracket_depth);
 static atomic_long_t bracket_refused, bracket_unbalanced;

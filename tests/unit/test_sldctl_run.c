@@ -593,6 +593,43 @@ static void test_doctor_loaded(void **state)
 	assert_non_null(finding(o, "cpu-no-split-lock-detect"));
 }
 
+/* Why sld_compat is in use: its hypervisor tasks, and others' references. */
+static void test_in_use(void **state)
+{
+	struct json_object *o;
+	struct run r;
+
+	(void)state;
+	make_loaded();
+	put("sys/module/sld_compat/refcnt", "0\n");
+	put(S "in_use", "none\n");
+	RUN(&r, "status");
+	assert_int_equal(r.rc, 0);
+	assert_non_null(strstr(r.out, "sld_compat in use: no: rmmod sld_compat is allowed\n"));
+	RUN(&r, "doctor", "--json", "--kernel", KVER);
+	assert_null(finding(parse_out(&r), "sld-compat-in-use"));
+	put("sys/module/sld_compat/refcnt", "4\n");
+	put(S "in_use", "vmmon tasks=2\nfx_hv tasks=1\n");
+	RUN(&r, "status", "--json");
+	assert_int_equal(r.rc, 0);
+	o = parse_out(&r);
+	assert_int_equal(json_object_get_int(jget(o, "in_use.refcnt")), 4);
+	assert_int_equal(json_object_get_int(jget(o, "in_use.hypervisor_tasks")), 3);
+	assert_int_equal(json_object_get_int(jget(o, "in_use.others")), 1);
+	RUN(&r, "status");
+	assert_non_null(strstr(r.out, "sld_compat in use: yes, 4 references: protected tasks of hypervisor vmmon (2 tasks), fx_hv (1 task) keep it loaded until they exit, so that their guests get no split-lock #AC; 1 held by other modules (vendor API users or modules linked against it); rmmod sld_compat is refused\n"));
+	RUN(&r, "doctor", "--json", "--kernel", KVER);
+	o = parse_out(&r);
+	assert_string_equal(jstr(finding(o, "sld-compat-in-use"), "severity"), "info");
+	assert_non_null(strstr(jstr(finding(o, "sld-compat-in-use"), "message"),
+			       "sld_compat is in use (4 references: protected tasks of hypervisor vmmon (2 tasks)"));
+	/* Only other modules' references (a vendor holding the API). */
+	put("sys/module/sld_compat/refcnt", "1\n");
+	put(S "in_use", "none\n");
+	RUN(&r, "status");
+	assert_non_null(strstr(r.out, "sld_compat in use: yes, 1 reference: 1 held by other modules (vendor API users or modules linked against it); rmmod sld_compat is refused\n"));
+}
+
 static void test_registry(void **state)
 {
 	struct json_object *o;
@@ -781,6 +818,7 @@ int main(void)
 		cmocka_unit_test(test_status_mode_sources),
 		cmocka_unit_test(test_doctor_not_loaded),
 		cmocka_unit_test(test_doctor_loaded),
+		cmocka_unit_test(test_in_use),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_exempt),
 		cmocka_unit_test(test_policy),

@@ -130,6 +130,20 @@ static void module_findings(struct facts *x, struct findings *f)
 	x->needed = sld_on && *x->hv;
 }
 
+/* Why `rmmod sld_compat` is refused: a fact, not a problem. */
+static void in_use_finding(struct findings *f)
+{
+	struct in_use u;
+	char why[512];
+
+	if (host_in_use(&u) || (!u.refcnt && !u.tasks))
+		return;
+	host_in_use_text(&u, why, sizeof(why));
+	doc_add(f, "sld-compat-in-use", DOC_INFO, NULL,
+		"sld_compat is in use (%s). To unload it anyway: stop those VMs first; enabled=N or rmmod -f detach their tasks, whose guests may then crash on a split lock.",
+		why + strlen("yes, "));
+}
+
 static void sld_compat_findings(const struct facts *x, struct findings *f)
 {
 	enum doc_sev need = x->needed ? DOC_ACTION : DOC_INFO;
@@ -163,6 +177,7 @@ static void sld_compat_findings(const struct facts *x, struct findings *f)
 		doc_add(f, "sld-compat-degraded", DOC_WARNING, NULL,
 			"Some sld_compat features are off on this kernel: %s.",
 			x->degraded);
+	in_use_finding(f);
 }
 
 /* Compare the configuration with the knobs. */

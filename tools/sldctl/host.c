@@ -222,3 +222,66 @@ void host_read(struct host *h)
 		free(v);
 	}
 }
+
+/*
+ * in_use lines are "MODULE tasks=N" (or "none"): the hypervisor tasks
+ * whose references keep sld_compat loaded.
+ */
+static void in_use_tasks(char *text, struct in_use *u)
+{
+	char *line, *save = NULL, name[64];
+	unsigned int k;
+	size_t len;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%63s tasks=%u", name, &k) != 2)
+			continue;
+		u->tasks += k;
+		len = strlen(u->hv);
+		snprintf(u->hv + len, sizeof(u->hv) - len, "%s%s (%u task%s)",
+			 len ? ", " : "", name, k, k == 1 ? "" : "s");
+	}
+}
+
+int host_in_use(struct in_use *u)
+{
+	char *v;
+	int r;
+
+	memset(u, 0, sizeof(*u));
+	r = read_file_value("/sys/module/sld_compat/refcnt", &v);
+	if (r)
+		return r;
+	u->refcnt = atoi(v);
+	free(v);
+	if (!read_file_value(STATUS_DIR "/in_use", &v)) {
+		in_use_tasks(v, u);
+		free(v);
+	}
+	/* Read one after the other: a task may come or go in between. */
+	u->others = u->refcnt > u->tasks ? u->refcnt - u->tasks : 0;
+	return 0;
+}
+
+void host_in_use_text(const struct in_use *u, char *buf, size_t n)
+{
+	size_t len;
+
+	if (!u->refcnt && !u->tasks) {
+		snprintf(buf, n, "no: rmmod sld_compat is allowed");
+		return;
+	}
+	snprintf(buf, n, "yes, %d reference%s", u->refcnt, u->refcnt == 1 ? "" : "s");
+	len = strlen(buf);
+	if (u->tasks)
+		snprintf(buf + len, n - len,
+			 ": protected tasks of hypervisor %s keep it loaded until they exit, so that their guests get no split-lock #AC",
+			 u->hv);
+	len = strlen(buf);
+	if (u->others)
+		snprintf(buf + len, n - len, "%s%d held by other modules (vendor API users or modules linked against it)",
+			 u->tasks ? "; " : ": ", u->others);
+	len = strlen(buf);
+	snprintf(buf + len, n - len, "; rmmod sld_compat is refused");
+}

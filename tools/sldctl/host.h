@@ -22,6 +22,21 @@ struct host {
 
 void host_read(struct host *h);
 
+/*
+ * Why sld_compat is in use: its reference count (/sys/module/sld_compat/
+ * refcnt), how many of those are its protected hypervisor tasks (status
+ * file in_use) and of which hypervisors ("fx_hv (2 tasks), ..."), and the
+ * rest, held by other modules. 0, or -errno when refcnt cannot be read.
+ */
+struct in_use {
+	int refcnt, tasks, others;
+	char hv[256];
+};
+
+int host_in_use(struct in_use *u);
+/* One sentence: "no: ..." or "yes, N references: ...". */
+void host_in_use_text(const struct in_use *u, char *buf, size_t n);
+
 /* Pure helpers (unit-tested). */
 /* "split_lock_detect=ratelimit:10" in a command line -> "ratelimit"; 0 found. */
 int host_mode_from_cmdline(const char *cmdline, char *mode, size_t n);

@@ -13,7 +13,8 @@
  * its name, indented; bytes outside printable ASCII are shown as \xNN.
  * --json: {"cpu": {"split_lock_detect": bool|null, "bus_lock_detect":
  * bool|null}, "loaded": bool, "status": {name: string|null}, "knobs":
- * {name: string|null}, "errors": [string]}; null = could not be read
+ * {name: string|null}, "in_use": {"refcnt", "hypervisor_tasks",
+ * "others"} (loaded only), "errors": [string]}; null = could not be read
  * (the reason is in "errors" and on stderr). One trailing newline of each
  * value is dropped.
  *
@@ -302,6 +303,34 @@ static void json_host(struct json *j, const struct host *h)
 	json_field_bool(j, "loaded", h->loaded);
 }
 
+/* Why rmmod would be refused (see host_in_use()). */
+static void print_in_use(void)
+{
+	struct in_use u;
+	char why[512];
+
+	if (host_in_use(&u))
+		return;
+	host_in_use_text(&u, why, sizeof(why));
+	printf("sld_compat in use: %s\n", why);
+}
+
+static void json_in_use(struct json *j)
+{
+	struct in_use u;
+
+	json_key(j, "in_use");
+	if (host_in_use(&u)) {
+		json_null(j);
+		return;
+	}
+	json_begin_object(j);
+	json_field_uint(j, "refcnt", u.refcnt);
+	json_field_uint(j, "hypervisor_tasks", u.tasks);
+	json_field_uint(j, "others", u.others);
+	json_end_object(j);
+}
+
 static void print_json(const struct host *h, const struct items *status,
 		       const struct items *knobs, const struct items *procs,
 		       const struct errs *errs)
@@ -317,6 +346,8 @@ static void print_json(const struct host *h, const struct items *status,
 	json_lines(&j, "degraded", status, "degraded");
 	json_lines(&j, "hypervisors", status, "hypervisors");
 	json_lines(&j, "tasks", status, "tasks");
+	if (h->loaded)
+		json_in_use(&j);
 	json_lines(&j, "account", procs, "sld_compat_account");
 	json_lines(&j, "modules", procs, "sld_compat_modules");
 	json_key(&j, "errors");
@@ -356,6 +387,7 @@ static void print_human(const struct host *h, const struct items *status,
 		return;
 	printf("sld_compat mode: on_hypervisor=%s enabled=%s\n", pol ? pol : "?",
 	       find_value(knobs, "enabled") ? find_value(knobs, "enabled") : "?");
+	print_in_use();
 	if (deg && strcmp(deg, "none"))
 		printf("sld_compat degraded features:\n    %s\n", deg);
 	print_items_human("status", status);

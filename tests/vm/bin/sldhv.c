@@ -4,9 +4,10 @@
  * way a VMM drives its vCPU threads. DEV is a name under /dev.
  *
  *   sldhv oncpu CPU CMD...        pin to CPU, exec CMD
- *   sldhv run DEV SPIN_US SLEEP_US LOOPS [GUEST_AC]
- *                                 one RUN ioctl; prints "rc=R handled=H
- *                                 cpu=C sigbus=S us=T"
+ *   sldhv run DEV SPIN_US SLEEP_US LOOPS [GUEST_AC [SPLIT_LOCKS]]
+ *                                 one RUN ioctl (SPLIT_LOCKS kernel-mode
+ *                                 split locks per loop); prints "rc=R
+ *                                 handled=H cpu=C sigbus=S us=T"
  *   sldhv nop DEV                 a management ioctl; prints OK
  *   sldhv runread DEV SPIN_US FILE
  *                                 RUN, then (still the same, now protected
@@ -23,6 +24,13 @@
  *                                 loaded), forks a child that RUNs and
  *                                 exits, then exits; prints
  *                                 "tasks=T runs=R failed=F"
+ *   sldhv loop DEV STOPFILE [SPLIT_LOCKS]
+ *                                 RUN (1 ms, SPLIT_LOCKS kernel-mode split
+ *                                 locks) again and again until STOPFILE
+ *                                 exists: a vCPU thread that lives until
+ *                                 told, protected again as soon as
+ *                                 sld_compat is (re)loaded or enabled;
+ *                                 prints "runs=N failed=F"
  *   sldhv migrate DEV N           N runs, moving between CPU 0 and 1;
  *                                 prints "runs=N on0=A on1=B"
  *   sldhv ioctlcost N             mean ns of N FIONREAD ioctls on a pipe
@@ -67,7 +75,7 @@ static void on_sigbus(int sig)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldhv oncpu|run|nop|runread|pair|forkrun|swarm|migrate|ioctlcost ... (see source)\n");
+	fprintf(stderr, "usage: sldhv oncpu|run|nop|runread|pair|forkrun|swarm|loop|migrate|ioctlcost ... (see source)\n");
 	return 2;
 }
 
@@ -114,15 +122,23 @@ static int open_dev(const char *name)
 	return fd;
 }
 
-static int run(int fd, unsigned int spin, unsigned int sleep_us,
-	       unsigned int loops, unsigned int guest_ac, struct fx_run *r)
+static int run_sl(int fd, unsigned int spin, unsigned int sleep_us,
+		  unsigned int loops, unsigned int guest_ac,
+		  unsigned int split_locks, struct fx_run *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->spin_us = spin;
 	r->sleep_us = sleep_us;
 	r->loops = loops;
 	r->guest_ac = guest_ac;
+	r->split_locks = split_locks;
 	return ioctl(fd, FX_HV_RUN, r) ? -errno : 0;
+}
+
+static int run(int fd, unsigned int spin, unsigned int sleep_us,
+	       unsigned int loops, unsigned int guest_ac, struct fx_run *r)
+{
+	return run_sl(fd, spin, sleep_us, loops, guest_ac, 0, r);
 }
 
 static int cmd_run(int argc, char **argv)
@@ -132,14 +148,15 @@ static int cmd_run(int argc, char **argv)
 	double t0;
 	int fd, rc;
 
-	if (argc < 6 || argc > 7)
+	if (argc < 6 || argc > 8)
 		return usage();
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGBUS, &sa, NULL);
 	fd = open_dev(argv[2]);
 	t0 = now_us();
-	rc = run(fd, num(argv[3]), num(argv[4]), num(argv[5]),
-		 argc == 7 ? num(argv[6]) : 0, &r);
+	rc = run_sl(fd, num(argv[3]), num(argv[4]), num(argv[5]),
+		    argc >= 7 ? num(argv[6]) : 0, argc == 8 ? num(argv[7]) : 0,
+		    &r);
 	printf("rc=%s handled=%d cpu=%u sigbus=%d us=%.0f\n",
 	       rc ? strerrorname_np(-rc) : "0", r.handled, r.cpu,
 	       (int)sigbus_seen, now_us() - t0);
@@ -308,6 +325,25 @@ static int cmd_swarm(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_loop(int argc, char **argv)
+{
+	unsigned long runs = 0, failed = 0, sl;
+	struct fx_run r;
+	int fd;
+
+	if (argc < 4 || argc > 5)
+		return usage();
+	fd = open_dev(argv[2]);
+	sl = argc == 5 ? num(argv[4]) : 0;
+	while (access(argv[3], F_OK)) {
+		if (run_sl(fd, 1000, 0, 1, 0, sl, &r))
+			failed++;
+		runs++;
+	}
+	printf("runs=%lu failed=%lu\n", runs, failed);
+	return 0;
+}
+
 static int cmd_migrate(int argc, char **argv)
 {
 	unsigned long n, i, on[2] = { 0, 0 };
@@ -459,6 +495,8 @@ int main(int argc, char **argv)
 		return cmd_forkrun(argc, argv);
 	if (!strcmp(argv[1], "swarm"))
 		return cmd_swarm(argc, argv);
+	if (!strcmp(argv[1], "loop"))
+		return cmd_loop(argc, argv);
 	if (!strcmp(argv[1], "migrate"))
 		return cmd_migrate(argc, argv);
 	if (!strcmp(argv[1], "pingpong"))

@@ -18,6 +18,9 @@
  *   sldtest ac null [N]         the same ioctl round trip without a handler
  *                               (the fixture answers ENOTTY): the baseline
  *   sldtest timeit CMD...       run CMD, print "ns=N rc=R" (wall time)
+ *   sldtest rmmod NAME [force]  delete_module(NAME) as rmmod [-f] asks it
+ *                               (O_NONBLOCK, O_TRUNC with force); prints
+ *                               OK or the errno name (EAGAIN: in use)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,6 +32,7 @@
 #include <string.h>
 #include <grp.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,7 +41,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest|guest-warn|null [N] | ac offline | timeit CMD...\n");
+	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest|guest-warn|null [N] | ac offline | timeit CMD... | rmmod NAME [force]\n");
 	return 2;
 }
 
@@ -219,6 +223,19 @@ static int cmd_timeit(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_rmmod(int argc, char **argv)
+{
+	int flags = O_NONBLOCK;
+
+	if (argc == 4 && !strcmp(argv[3], "force"))
+		flags |= O_TRUNC;
+	else if (argc != 3)
+		return usage();
+	printf("%s\n", syscall(SYS_delete_module, argv[2], flags) ?
+	       strerrorname_np(errno) : "OK");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -231,5 +248,7 @@ int main(int argc, char **argv)
 		return cmd_ac(argc, argv);
 	if (!strcmp(argv[1], "timeit"))
 		return cmd_timeit(argc, argv);
+	if (!strcmp(argv[1], "rmmod"))
+		return cmd_rmmod(argc, argv);
 	return usage();
 }
