@@ -77,7 +77,7 @@ static atomic_long_t n_protected, n_exited, n_exec_dropped, n_pool_full;
 static atomic_long_t n_detached, n_refused;
 
 static const char *const why_names[] = {
-	[SLD_WHY_NONE] = "none", [SLD_WHY_COMM] = "exempt-comm",
+	[SLD_WHY_NONE] = "released", [SLD_WHY_COMM] = "exempt-comm",
 	[SLD_WHY_PATH] = "exempt-path", [SLD_WHY_CGROUP] = "exempt-cgroup",
 	[SLD_WHY_HV] = "hypervisor",
 };
@@ -90,15 +90,25 @@ static const char *const why_names[] = {
  */
 static DEFINE_PER_CPU(unsigned long, sched_calls);
 
+/*
+ * running: this task holds its CPU's core off. A released record (why
+ * none, see sld_task_release_hv) takes no hold. Irqs off around the
+ * hold, which drop_released() also changes (sched_in runs with irqs on).
+ */
 static void task_sched_in(struct preempt_notifier *pn, int cpu)
 {
 	struct sld_task *t = container_of(pn, struct sld_task, pn);
+	unsigned long flags;
 
 	this_cpu_inc(sched_calls);
-	t->running = true;
 	t->cpu = cpu;
 	t->switches++;
-	sld_msr_task_in();
+	local_irq_save(flags);
+	if (READ_ONCE(t->why) != SLD_WHY_NONE) {
+		t->running = true;
+		sld_msr_task_in();
+	}
+	local_irq_restore(flags);
 }
 
 static void task_sched_out(struct preempt_notifier *pn,
@@ -107,8 +117,10 @@ static void task_sched_out(struct preempt_notifier *pn,
 	struct sld_task *t = container_of(pn, struct sld_task, pn);
 
 	this_cpu_inc(sched_calls);
-	t->running = false;
-	sld_msr_task_out();
+	if (t->running) {
+		t->running = false;
+		sld_msr_task_out();
+	}
 }
 
 static struct preempt_ops task_ops = {
@@ -170,7 +182,29 @@ static unsigned int live(void)
 
 bool sld_task_protected(void)
 {
-	return !hlist_empty(&current->preempt_notifiers) && find_current();
+	struct sld_task *t;
+
+	if (hlist_empty(&current->preempt_notifiers))
+		return false;
+	t = find_current();
+	return t && READ_ONCE(t->why) != SLD_WHY_NONE;
+}
+
+/* A released record protects its task again (current, preemption off). */
+static void revive(struct sld_task *t, enum sld_why why, int hv)
+{
+	unsigned long flags;
+
+	t->hv = hv;
+	if (hv >= 0)
+		sld_hv_count_task(hv);
+	local_irq_save(flags);
+	WRITE_ONCE(t->why, hv >= 0 ? SLD_WHY_HV : why);
+	t->running = true;
+	t->cpu = smp_processor_id();
+	sld_msr_task_in();
+	local_irq_restore(flags);
+	atomic_long_inc(&n_protected);
 }
 
 /*
@@ -186,6 +220,10 @@ int sld_task_protect(enum sld_why why, int hv)
 		return -EAGAIN;
 	}
 	t = find_current();
+	if (t && READ_ONCE(t->why) == SLD_WHY_NONE) {
+		revive(t, why, hv);
+		return 0;
+	}
 	if (t) {
 		if (hv >= 0 && t->hv < 0) {
 			t->hv = hv;
@@ -257,6 +295,58 @@ int sld_task_ac(bool guest)
 	return t->hv;
 }
 
+/* ---- releasing the tasks of an unwatched hypervisor ------------------------------ */
+
+/* IPI: current, if released while on this CPU, gives its hold back now. */
+static void drop_released(void *unused)
+{
+	struct sld_task *t;
+
+	if (hlist_empty(&current->preempt_notifiers))
+		return;
+	t = find_current();
+	if (t && t->running && READ_ONCE(t->why) == SLD_WHY_NONE) {
+		t->running = false;
+		sld_msr_task_out();
+	}
+}
+
+/*
+ * The hypervisor module of hvwatch slot is no longer watched (it
+ * unloaded, or a knob changed its verdict or policy): the tasks protected
+ * on its behalf lose their protection. Only a task can unregister its own
+ * notifier, so each keeps its record, marked released (why none): it
+ * holds nothing from now on (a task on a CPU right now gives its hold
+ * back through an IPI, any other at its next switch in takes none), the
+ * #AC path treats it as unprotected, and the record goes at exit or exec,
+ * or protects again at the task's next hypervisor ioctl or exempt split
+ * lock. Returns how many were released. Sleepable.
+ */
+unsigned int sld_task_release_hv(int slot)
+{
+	unsigned int id, n = 0;
+	unsigned long flags;
+
+	if (!pool)
+		return 0;
+	/* Probe handlers that still saw the slot watched are done. */
+	synchronize_rcu();
+	raw_spin_lock_irqsave(&pool_lock, flags);
+	for (id = 0; id < POOL_SIZE; id++) {
+		struct sld_task *t = &pool[id];
+
+		if (used[id] && READ_ONCE(t->hv) == slot &&
+		    READ_ONCE(t->why) == SLD_WHY_HV) {
+			WRITE_ONCE(t->why, SLD_WHY_NONE);
+			n++;
+		}
+	}
+	raw_spin_unlock_irqrestore(&pool_lock, flags);
+	if (n)
+		on_each_cpu(drop_released, NULL, 1);
+	return n;
+}
+
 /* ---- hooks: exit and exec ------------------------------------------------------- */
 
 /* void do_exit(long code): the record goes with its task. */
@@ -292,6 +382,8 @@ static int exec_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (t) {
 		memcpy(t->comm, current->comm, TASK_COMM_LEN);
 		t->comm[TASK_COMM_LEN - 1] = '\0';
+		if (READ_ONCE(t->why) == SLD_WHY_NONE && sld_exempt_proactive())
+			sld_task_protect(why, -1);	/* released, exempt now */
 		return 0;
 	}
 	if (why != SLD_WHY_NONE && sld_exempt_proactive())
