@@ -141,7 +141,11 @@ static struct sld_task *find_current(void)
 
 /* ---- the pool ------------------------------------------------------------------ */
 
-static struct sld_task *pool_get(void)
+/*
+ * why and hv are set under the lock: sld_task_release_hv() reads a used
+ * record's under it, never a previous owner's.
+ */
+static struct sld_task *pool_get(enum sld_why why, int hv)
 {
 	struct sld_task *t = NULL;
 	unsigned long flags;
@@ -152,10 +156,11 @@ static struct sld_task *pool_get(void)
 
 		used[id] = true;
 		t = &pool[id];
+		memset(t, 0, sizeof(*t));
+		t->why = why;
+		t->hv = hv;
 	}
 	raw_spin_unlock_irqrestore(&pool_lock, flags);
-	if (t)
-		memset(t, 0, sizeof(*t));
 	return t;
 }
 
@@ -195,7 +200,7 @@ static void revive(struct sld_task *t, enum sld_why why, int hv)
 {
 	unsigned long flags;
 
-	t->hv = hv;
+	WRITE_ONCE(t->hv, hv);
 	if (hv >= 0)
 		sld_hv_count_task(hv);
 	local_irq_save(flags);
@@ -226,13 +231,13 @@ int sld_task_protect(enum sld_why why, int hv)
 	}
 	if (t) {
 		if (hv >= 0 && t->hv < 0) {
-			t->hv = hv;
-			t->why = SLD_WHY_HV;
+			WRITE_ONCE(t->hv, hv);
+			WRITE_ONCE(t->why, SLD_WHY_HV);
 			sld_hv_count_task(hv);
 		}
 		return 0;
 	}
-	t = pool_get();
+	t = pool_get(why, hv);
 	if (!t) {
 		atomic_long_inc(&n_pool_full);
 		return -ENOSPC;
@@ -242,8 +247,6 @@ int sld_task_protect(enum sld_why why, int hv)
 	t->pid = task_pid_nr(current);
 	memcpy(t->comm, current->comm, TASK_COMM_LEN);
 	t->comm[TASK_COMM_LEN - 1] = '\0';
-	t->why = why;
-	t->hv = hv;
 	if (hv >= 0)
 		sld_hv_count_task(hv);
 	preempt_notifier_init(&t->pn, &task_ops);
