@@ -214,9 +214,9 @@ static void try_profile(struct hv_entry *e)
 
 /*
  * hv_mutex held. A free slot for a newly watched module: the one it had
- * before (a reloaded vmmon keeps its counters, and records of its old
- * tasks still count for it), else a never used one, else any free one.
- * Only the last case can count a long-gone module's task for another.
+ * before (a reloaded vmmon keeps its counters), else a never used one,
+ * else any free one. Records of a slot's old tasks were released when it
+ * was unwatched, so none of them counts for the next module.
  */
 static struct hv_entry *pick_slot(const char *name)
 {
@@ -271,9 +271,14 @@ out:
 	sld_task_refresh();
 }
 
+/*
+ * The last record watching mod lets go (it unloads, or a knob changed its
+ * verdict or policy): no probe protects its tasks any more, and the ones
+ * protected on its behalf are released (task_sld.c).
+ */
 void sld_hv_unwatch(struct module *mod)
 {
-	unsigned int i;
+	unsigned int i, n;
 
 	mutex_lock(&hv_mutex);
 	for (i = 0; i < HV_MAX; i++) {
@@ -286,6 +291,10 @@ void sld_hv_unwatch(struct module *mod)
 		e->kp_on = false;
 		WRITE_ONCE(e->mod, NULL);
 		WRITE_ONCE(nwatched, nwatched - 1);
+		n = sld_task_release_hv(i);
+		if (n)
+			pr_info("%s: no longer watched: %u protected task(s) released\n",
+				e->name, n);
 	}
 	update_learning();
 	mutex_unlock(&hv_mutex);

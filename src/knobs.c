@@ -344,8 +344,11 @@ static int enabled_set(const char *val, const char **why)
 		sld_hv_arm(on);
 	}
 	WRITE_ONCE(sld_knobs.enabled, on);
-	if (knobs_live)
+	if (knobs_live) {
 		sld_task_refresh();
+		/* N gives disable holds back and stops refusing; Y re-takes. */
+		sld_modscan_redecide("enabled");
+	}
 	return 0;
 }
 

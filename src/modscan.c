@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Scan every module that loads after sld_compat, classify it (x86scan's
- * sld_classify) and apply the on_hypervisor policy (policy.c).
+ * sld_classify) and apply the on_hypervisor policy (policy.c). When a
+ * knob or a vendor changes what a loaded module is or what its verdict
+ * leads to, its record is re-decided the same way, under the same lock.
  *
  * Why two hooks: a kprobe on module_finalize() and a module notifier.
  *  - module_finalize(hdr, sechdrs, mod) is the last point where the ELF
@@ -79,9 +81,7 @@ enum rec_flags {
 	RF_MODINFO = BIT(3),	/* .modinfo was read */
 	RF_SYMTAB = BIT(4),	/* .symtab was read */
 	RF_TRUNC = BIT(5),	/* more than MAX_SECS executable sections */
-	RF_DISABLED = BIT(6),	/* holds an SLD disable reference */
-	RF_GONE = BIT(7),	/* unloaded */
-	RF_WATCHED = BIT(8),	/* hvwatch.c looks for its tasks */
+	RF_GONE = BIT(6),	/* unloaded */
 };
 
 struct modrec {
@@ -91,6 +91,7 @@ struct modrec {
 	enum sld_verdict verdict;
 	enum sld_reason reason;
 	unsigned int flags;
+	struct sld_policy_hold pol;	/* what the policy gave it */
 	bool modinfo_safe, imports;
 	unsigned int nsec;
 	char sec[MAX_SECS][SEC_NAME_LEN];
@@ -391,42 +392,31 @@ static int describe_first(const struct modrec *rec, char *buf, size_t size,
 /* Called with records_lock held. Returns -EPERM to refuse. */
 static int apply_policy(struct modrec *rec, bool can_refuse)
 {
-	enum sld_policy pol = sld_policy();
-	char first[64];
+	char first[64], what[160];
+	unsigned int ch;
 
 	if (rec->verdict != SLD_V_HYPERVISOR)
 		return 0;
 	describe_first(rec, first, sizeof(first), " at ");
-	if (pol == SLD_POLICY_REFUSE && can_refuse) {
+	if (can_refuse && sld_policy_refuses(true)) {
 		pr_err("refusing %s: %s\n", rec->name,
 		       first[0] == '-' ? sld_reason_name(rec->reason) : first);
 		return -EPERM;
 	}
-	if (pol == SLD_POLICY_DISABLE && !(rec->flags & RF_DISABLED)) {
-		sld_msr_disable_get();
-		rec->flags |= RF_DISABLED;
-	}
-	if (pol == SLD_POLICY_PROTECT && rec->mod &&
-	    !(rec->flags & RF_WATCHED)) {
-		sld_hv_watch(rec->mod);
-		rec->flags |= RF_WATCHED;
-	}
+	ch = sld_policy_move(&rec->pol, rec->mod, true);
 	pr_info("%s: %s (%s), first %s, policy %s\n", rec->name,
 		sld_verdict_name(rec->verdict), sld_reason_name(rec->reason),
-		first, sld_policy_name(pol));
+		first, sld_policy_name(sld_policy()));
+	if (ch & SLD_PC_LATE) {
+		sld_policy_changes(SLD_PC_LATE, what, sizeof(what));
+		pr_warn("%s: %s\n", rec->name, what);
+	}
 	return 0;
 }
 
 static void release_policy(struct modrec *rec)
 {
-	if (rec->flags & RF_WATCHED) {
-		rec->flags &= ~RF_WATCHED;
-		sld_hv_unwatch(rec->mod);
-	}
-	if (rec->flags & RF_DISABLED) {
-		rec->flags &= ~RF_DISABLED;
-		sld_msr_disable_put();
-	}
+	sld_policy_release(&rec->pol, rec->mod);
 }
 
 /* Called with records_lock held: drop a gone record of the same name. */
@@ -464,6 +454,7 @@ static struct modrec *new_rec(struct module *mod)
 
 	if (rec) {
 		rec->mod = mod;
+		rec->pol.kept = -1;
 		strscpy(rec->name, mod->name, sizeof(rec->name));
 	}
 	return rec;
@@ -560,7 +551,41 @@ static struct notifier_block modscan_nb = {
 	.notifier_call = modscan_notify,
 };
 
-/* Re-run the verdict after a vendor declaration. */
+/* ---- re-deciding loaded modules --------------------------------------- */
+
+/*
+ * Re-run the verdict of a live record and move it to what the verdict
+ * and the knobs now ask for (policy.c); why names the cause for dmesg.
+ * Called with records_lock held, as a load decides. True if it changed.
+ */
+static bool redecide_one(struct modrec *r, const char *why)
+{
+	enum sld_verdict v = r->verdict;
+	enum sld_reason reason = r->reason;
+	char what[192], was[64] = "";
+	unsigned int ch;
+
+	classify(r);
+	ch = sld_policy_move(&r->pol, r->mod, r->verdict == SLD_V_HYPERVISOR);
+	if (v == r->verdict && reason == r->reason && !ch)
+		return false;
+	if (v != r->verdict || reason != r->reason)
+		snprintf(was, sizeof(was), "%s (%s) -> ", sld_verdict_name(v),
+			 sld_reason_name(reason));
+	if (!sld_policy_changes(ch, what, sizeof(what)))
+		strscpy(what, "nothing else changed", sizeof(what));
+	if (ch & SLD_PC_LATE)
+		pr_warn("%s: %s: %s%s (%s), policy %s: %s\n", why, r->name, was,
+			sld_verdict_name(r->verdict), sld_reason_name(r->reason),
+			sld_policy_name(sld_policy()), what);
+	else
+		pr_info("%s: %s: %s%s (%s), policy %s: %s\n", why, r->name, was,
+			sld_verdict_name(r->verdict), sld_reason_name(r->reason),
+			sld_policy_name(sld_policy()), what);
+	return true;
+}
+
+/* A vendor declared what its module is. */
 void sld_modscan_reclassify(const char *name)
 {
 	struct modrec *r;
@@ -569,14 +594,39 @@ void sld_modscan_reclassify(const char *name)
 	list_for_each_entry(r, &records, node) {
 		if ((r->flags & RF_GONE) || strcmp(r->name, name))
 			continue;
-		classify(r);
-		if (r->verdict != SLD_V_HYPERVISOR)
-			release_policy(r);
-		else
-			apply_policy(r, false);
+		redecide_one(r, "vendor declaration");
 		break;
 	}
 	mutex_unlock(&records_lock);
+}
+
+/*
+ * A knob changed (on_hypervisor, safe_modules, hypervisor_modules,
+ * enabled; the caller holds the knobs' mutex): re-decide every loaded
+ * module, so that the machine follows the admin, not only the modules
+ * that load afterwards. A module loading meanwhile decides under
+ * records_lock with the knob's new value or is re-decided here.
+ */
+void sld_modscan_redecide(const char *knob)
+{
+	unsigned int n = 0, changed = 0;
+	struct modrec *r;
+
+	if (!READ_ONCE(notifier_on))
+		return;		/* load-time options: nothing recorded yet */
+	mutex_lock(&records_lock);
+	list_for_each_entry(r, &records, node) {
+		if (r->flags & RF_GONE)
+			continue;
+		n++;
+		changed += redecide_one(r, knob);
+	}
+	mutex_unlock(&records_lock);
+	if (changed)
+		pr_info("%s: %u of %u loaded module(s) changed\n", knob,
+			changed, n);
+	else
+		sld_info("%s: none of %u loaded module(s) changed\n", knob, n);
 }
 
 /* ---- modules loaded before us ---------------------------------------- */
@@ -686,8 +736,12 @@ static int rec_show(struct seq_file *m, void *v)
 	seq_puts(m, rec->flags & RF_SYMTAB ? ",symtab" : ",no-symtab");
 	if (rec->flags & RF_TRUNC)
 		seq_puts(m, ",sections-truncated");
-	if (rec->flags & RF_DISABLED)
+	if (rec->pol.watched)
+		seq_puts(m, ",watched");
+	if (rec->pol.disabled)
 		seq_puts(m, ",sld-disabled");
+	if (rec->pol.late)
+		seq_puts(m, ",refuse-too-late");
 	seq_puts(m, rec->flags & RF_GONE ? ",unloaded\n" : ",loaded\n");
 	return 0;
 }

@@ -280,9 +280,14 @@ static int list_show(const struct name_set *set, char *buf, size_t size)
 	return n;
 }
 
+/* A changed list re-decides the loaded modules (modscan.c). */
 static int safe_set(const char *val, const char **why)
 {
-	return list_set(&admin_safe, &admin_hv, val, why);
+	int err = list_set(&admin_safe, &admin_hv, val, why);
+
+	if (!err)
+		sld_modscan_redecide("safe_modules");
+	return err;
 }
 
 static int safe_show(char *buf, size_t size)
@@ -292,7 +297,11 @@ static int safe_show(char *buf, size_t size)
 
 static int hv_set(const char *val, const char **why)
 {
-	return list_set(&admin_hv, &admin_safe, val, why);
+	int err = list_set(&admin_hv, &admin_safe, val, why);
+
+	if (!err)
+		sld_modscan_redecide("hypervisor_modules");
+	return err;
 }
 
 static int hv_show(char *buf, size_t size)

@@ -108,6 +108,27 @@ enum sld_policy {
 enum sld_policy sld_policy(void);
 const char *sld_policy_name(enum sld_policy p);
 
+/* What one module holds under the policy (in modscan.c's record). */
+struct sld_policy_hold {
+	int kept;		/* policy in force for it, -1: none */
+	bool watched;		/* hvwatch.c watches it */
+	bool disabled;		/* holds an SLD disable reference */
+	bool late;		/* loaded under refuse: flagged refuse-too-late */
+};
+
+enum {				/* what sld_policy_move() changed */
+	SLD_PC_WATCH = BIT(0), SLD_PC_UNWATCH = BIT(1),
+	SLD_PC_DISABLE = BIT(2), SLD_PC_UNDISABLE = BIT(3),
+	SLD_PC_LATE = BIT(4), SLD_PC_UNLATE = BIT(5),
+};
+
+/* hv: the module's verdict is `hypervisor`. */
+bool sld_policy_refuses(bool hv);		/* for a loading module */
+unsigned int sld_policy_move(struct sld_policy_hold *h, struct module *mod,
+			     bool hv);
+void sld_policy_release(struct sld_policy_hold *h, struct module *mod);
+int sld_policy_changes(unsigned int ch, char *buf, size_t size);
+
 /* ---- core_msr.c: the only writer of MSR_TEST_CTRL, and its account ---- */
 
 void sld_msr_setup(void);		/* before sld_hooks_init() */
@@ -147,6 +168,7 @@ void sld_task_exit(void);		/* before sld_hooks_exit() */
 void sld_task_free(void);
 void sld_task_refresh(void);		/* sleepable: rules/enabled changed */
 int sld_task_protect(enum sld_why why, int hv);	/* current, preempt off */
+unsigned int sld_task_release_hv(int slot);	/* sleepable: slot unwatched */
 bool sld_task_protected(void);
 int sld_task_ac(bool guest);		/* returns the hv slot or -1 */
 int sld_tasks_show(char *buf, size_t size);
@@ -177,7 +199,8 @@ int sld_modscan_setup(void);		/* before sld_hooks_init() */
 int sld_modscan_init(void);		/* after sld_hooks_init() */
 void sld_modscan_exit(void);
 void sld_modscan_free(void);		/* after sld_hooks_exit() */
-void sld_modscan_reclassify(const char *name);
+void sld_modscan_reclassify(const char *name);	/* a vendor declared */
+void sld_modscan_redecide(const char *knob);	/* a knob changed */
 
 /* ---- ac_path.c: the #AC path for exempt tasks ------------------------ */
 

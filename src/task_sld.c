@@ -106,7 +106,7 @@ static atomic_long_t n_detached, n_refused;
 static atomic_t n_pinned;		/* records with pinned set */
 
 static const char *const why_names[] = {
-	[SLD_WHY_NONE] = "none", [SLD_WHY_COMM] = "exempt-comm",
+	[SLD_WHY_NONE] = "released", [SLD_WHY_COMM] = "exempt-comm",
 	[SLD_WHY_PATH] = "exempt-path", [SLD_WHY_CGROUP] = "exempt-cgroup",
 	[SLD_WHY_HV] = "hypervisor",
 };
@@ -119,15 +119,25 @@ static const char *const why_names[] = {
  */
 static DEFINE_PER_CPU(unsigned long, sched_calls);
 
+/*
+ * running: this task holds its CPU's core off. A released record (why
+ * none, see sld_task_release_hv) takes no hold. Irqs off around the
+ * hold, which drop_released() also changes (sched_in runs with irqs on).
+ */
 static void task_sched_in(struct preempt_notifier *pn, int cpu)
 {
 	struct sld_task *t = container_of(pn, struct sld_task, pn);
+	unsigned long flags;
 
 	this_cpu_inc(sched_calls);
-	t->running = true;
 	t->cpu = cpu;
 	t->switches++;
-	sld_msr_task_in();
+	local_irq_save(flags);
+	if (READ_ONCE(t->why) != SLD_WHY_NONE) {
+		t->running = true;
+		sld_msr_task_in();
+	}
+	local_irq_restore(flags);
 }
 
 static void task_sched_out(struct preempt_notifier *pn,
@@ -136,8 +146,10 @@ static void task_sched_out(struct preempt_notifier *pn,
 	struct sld_task *t = container_of(pn, struct sld_task, pn);
 
 	this_cpu_inc(sched_calls);
-	t->running = false;
-	sld_msr_task_out();
+	if (t->running) {
+		t->running = false;
+		sld_msr_task_out();
+	}
 }
 
 static struct preempt_ops task_ops = {
@@ -158,7 +170,11 @@ static struct sld_task *find_current(void)
 
 /* ---- the pool ------------------------------------------------------------------ */
 
-static struct sld_task *pool_get(void)
+/*
+ * why and hv are set under the lock: sld_task_release_hv() reads a used
+ * record's under it, never a previous owner's.
+ */
+static struct sld_task *pool_get(enum sld_why why, int hv)
 {
 	struct sld_task *t = NULL;
 	unsigned long flags;
@@ -169,10 +185,11 @@ static struct sld_task *pool_get(void)
 
 		used[id] = true;
 		t = &pool[id];
+		memset(t, 0, sizeof(*t));
+		t->why = why;
+		t->hv = hv;
 	}
 	raw_spin_unlock_irqrestore(&pool_lock, flags);
-	if (t)
-		memset(t, 0, sizeof(*t));
 	return t;
 }
 
@@ -240,7 +257,31 @@ static void unpin_detached(unsigned int n)
 
 bool sld_task_protected(void)
 {
-	return !hlist_empty(&current->preempt_notifiers) && find_current();
+	struct sld_task *t;
+
+	if (hlist_empty(&current->preempt_notifiers))
+		return false;
+	t = find_current();
+	return t && READ_ONCE(t->why) != SLD_WHY_NONE;
+}
+
+/* A released record protects its task again (current, preemption off). */
+static void revive(struct sld_task *t, enum sld_why why, int hv)
+{
+	unsigned long flags;
+
+	WRITE_ONCE(t->hv, hv);
+	if (hv >= 0) {
+		sld_hv_count_task(hv);
+		pin(t);
+	}
+	local_irq_save(flags);
+	WRITE_ONCE(t->why, hv >= 0 ? SLD_WHY_HV : why);
+	t->running = true;
+	t->cpu = smp_processor_id();
+	sld_msr_task_in();
+	local_irq_restore(flags);
+	atomic_long_inc(&n_protected);
 }
 
 /*
@@ -256,16 +297,20 @@ int sld_task_protect(enum sld_why why, int hv)
 		return -EAGAIN;
 	}
 	t = find_current();
+	if (t && READ_ONCE(t->why) == SLD_WHY_NONE) {
+		revive(t, why, hv);
+		return 0;
+	}
 	if (t) {
 		if (hv >= 0 && t->hv < 0) {
-			t->hv = hv;
-			t->why = SLD_WHY_HV;
+			WRITE_ONCE(t->hv, hv);
+			WRITE_ONCE(t->why, SLD_WHY_HV);
 			sld_hv_count_task(hv);
 			pin(t);
 		}
 		return 0;
 	}
-	t = pool_get();
+	t = pool_get(why, hv);
 	if (!t) {
 		atomic_long_inc(&n_pool_full);
 		return -ENOSPC;
@@ -275,8 +320,6 @@ int sld_task_protect(enum sld_why why, int hv)
 	t->pid = task_pid_nr(current);
 	memcpy(t->comm, current->comm, TASK_COMM_LEN);
 	t->comm[TASK_COMM_LEN - 1] = '\0';
-	t->why = why;
-	t->hv = hv;
 	if (hv >= 0) {
 		sld_hv_count_task(hv);
 		pin(t);
@@ -330,6 +373,61 @@ int sld_task_ac(bool guest)
 	return t->hv;
 }
 
+/* ---- releasing the tasks of an unwatched hypervisor ------------------------------ */
+
+/* IPI: current, if released while on this CPU, gives its hold back now. */
+static void drop_released(void *unused)
+{
+	struct sld_task *t;
+
+	if (hlist_empty(&current->preempt_notifiers))
+		return;
+	t = find_current();
+	if (t && t->running && READ_ONCE(t->why) == SLD_WHY_NONE) {
+		t->running = false;
+		sld_msr_task_out();
+	}
+}
+
+/*
+ * The hypervisor module of hvwatch slot is no longer watched (it
+ * unloaded, or a knob changed its verdict or policy): the tasks protected
+ * on its behalf lose their protection. Only a task can unregister its own
+ * notifier, so each keeps its record, marked released (why none): it
+ * holds nothing from now on (a task on a CPU right now gives its hold
+ * back through an IPI, any other at its next switch in takes none), the
+ * #AC path treats it as unprotected, and the record goes at exit or exec,
+ * or protects again at the task's next hypervisor ioctl or exempt split
+ * lock. Returns how many were released. Sleepable.
+ */
+unsigned int sld_task_release_hv(int slot)
+{
+	unsigned int id, n = 0, npins = 0;
+	unsigned long flags;
+
+	if (!pool)
+		return 0;
+	/* Probe handlers that still saw the slot watched are done. */
+	synchronize_rcu();
+	raw_spin_lock_irqsave(&pool_lock, flags);
+	for (id = 0; id < POOL_SIZE; id++) {
+		struct sld_task *t = &pool[id];
+
+		if (used[id] && READ_ONCE(t->hv) == slot &&
+		    READ_ONCE(t->why) == SLD_WHY_HV) {
+			WRITE_ONCE(t->why, SLD_WHY_NONE);
+			npins += xchg(&t->pinned, false);
+			n++;
+		}
+	}
+	raw_spin_unlock_irqrestore(&pool_lock, flags);
+	if (n)
+		on_each_cpu(drop_released, NULL, 1);
+	/* A released task no longer keeps sld_compat loaded. */
+	unpin_detached(npins);
+	return n;
+}
+
 /* ---- hooks: exit and exec ------------------------------------------------------- */
 
 /* void do_exit(long code): the record goes with its task. */
@@ -341,7 +439,8 @@ static int exit_pre(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	t = find_current();
 	if (t) {
-		bool pinned = t->pinned;
+		/* xchg: sld_task_release_hv() may hand the pin to unpin_fn(). */
+		bool pinned = xchg(&t->pinned, false);
 
 		release(t);
 		atomic_long_inc(&n_exited);
@@ -369,6 +468,8 @@ static int exec_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (t) {
 		memcpy(t->comm, current->comm, TASK_COMM_LEN);
 		t->comm[TASK_COMM_LEN - 1] = '\0';
+		if (READ_ONCE(t->why) == SLD_WHY_NONE && sld_exempt_proactive())
+			sld_task_protect(why, -1);	/* released, exempt now */
 		return 0;
 	}
 	if (why != SLD_WHY_NONE && sld_exempt_proactive())

@@ -22,6 +22,7 @@
 #include "config.h"
 #include "host.h"
 #include "knob.h"
+#include "modchange.h"
 
 /* ---- cli ------------------------------------------------------------------ */
 
@@ -329,6 +330,83 @@ static void test_host_parsers(void **state)
 	assert_int_equal(sld, -1);
 }
 
+/* ---- modchange: what a knob write did to the loaded modules ------------------ */
+
+static void emit_count(void *ctx, const struct modstate *m, const char *line)
+{
+	(void)ctx;
+	assert_non_null(m);
+	assert_true(strlen(line) > 0);
+}
+
+#define REC(name, v, r, flags) \
+	name " " v " " r " vmx=1 svm=0 cr=0 dr=0 first=- scan_us=3 flags=sections," flags "\n"
+
+static void test_modchange(void **state)
+{
+	static const char before[] =
+		REC("fx_hv", "hypervisor", "vmx-text", "modinfo,watched,loaded")
+		REC("fx_old", "hypervisor", "vmx-text", "modinfo,unloaded")
+		REC("fx_dis", "hypervisor", "vmx-text", "modinfo,sld-disabled,loaded")
+		REC("fx_same", "clean", "none", "modinfo,loaded")
+		"garbage line\n"
+		REC("fx_gone", "hypervisor", "vmx-text", "modinfo,watched,loaded");
+	static const char after[] =
+		REC("fx_hv", "sld_safe", "admin-safe", "modinfo,loaded")
+		REC("fx_dis", "hypervisor", "vmx-text", "modinfo,watched,refuse-too-late,loaded")
+		REC("fx_same", "clean", "none", "modinfo,loaded")
+		REC("fx_new", "hypervisor", "vmx-text", "modinfo,watched,loaded");
+	struct modstates b, a;
+	char line[512];
+
+	(void)state;
+	assert_true(modchange_knob("on_hypervisor"));
+	assert_true(modchange_knob("safe_modules"));
+	assert_true(modchange_knob("hypervisor_modules"));
+	assert_true(modchange_knob("enabled"));
+	assert_false(modchange_knob("verbose"));
+	assert_false(modchange_knob("exempt_comm"));
+	assert_int_equal(modstates_parse(before, &b), 0);
+	assert_int_equal(modstates_parse(after, &a), 0);
+	/* Unloaded records and malformed lines are not loaded modules. */
+	assert_int_equal(b.n, 4);
+	assert_int_equal(a.n, 4);
+	assert_string_equal(b.m[0].name, "fx_hv");
+	assert_true(b.m[0].watched);
+	assert_false(b.m[0].disabled);
+	assert_true(b.m[1].disabled);
+	assert_true(a.m[1].late && a.m[1].watched && !a.m[1].disabled);
+	assert_true(modchange_describe(&b.m[0], &a.m[0], line, sizeof(line)) > 0);
+	assert_string_equal(line, "fx_hv: hypervisor (vmx-text) -> sld_safe (admin-safe): "
+			    "no longer watched, its protected tasks released");
+	assert_true(modchange_describe(&b.m[1], &a.m[1], line, sizeof(line)) > 0);
+	assert_string_equal(line, "fx_dis: hypervisor (vmx-text): watched, SLD disable hold "
+			    "given back, loaded, so not refused: flagged refuse-too-late until it unloads");
+	assert_int_equal(modchange_describe(&b.m[2], &a.m[2], line, sizeof(line)), 0);
+	/* A verdict change alone, and the reverse moves. */
+	assert_true(modchange_describe(&a.m[2], &b.m[0], line, sizeof(line)) > 0);
+	assert_string_equal(line, "fx_hv: clean (none) -> hypervisor (vmx-text): watched");
+	assert_true(modchange_describe(&a.m[1], &b.m[1], line, sizeof(line)) > 0);
+	assert_string_equal(line, "fx_dis: hypervisor (vmx-text): no longer watched, its "
+			    "protected tasks released, holds SLD off, no longer flagged refuse-too-late");
+	b.m[3].watched = a.m[3].watched;
+	strcpy(b.m[3].reason, "admin-hypervisor");
+	strcpy(b.m[3].name, "fx_x");
+	strcpy(a.m[3].name, "fx_x");
+	assert_true(modchange_describe(&b.m[3], &a.m[3], line, sizeof(line)) > 0);
+	assert_string_equal(line, "fx_x: hypervisor (admin-hypervisor) -> hypervisor (vmx-text)");
+	/* Only modules in both snapshots: fx_new loaded meanwhile, fx_gone left. */
+	assert_int_equal(modchange_each(&b, &a, emit_count, NULL), 3);
+	/* A tiny buffer truncates, never overflows. */
+	assert_true(modchange_describe(&b.m[0], &a.m[0], line, 8) > 0);
+	assert_int_equal(strlen(line), 7);
+	modstates_free(&b);
+	modstates_free(&a);
+	assert_null(b.m);
+	assert_int_equal(modstates_parse("", &b), 0);
+	assert_int_equal(b.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_list_full),
 		cmocka_unit_test(test_conf_edit),
 		cmocka_unit_test(test_host_parsers),
+		cmocka_unit_test(test_modchange),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

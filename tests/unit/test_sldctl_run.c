@@ -645,6 +645,8 @@ static void test_registry(void **state)
 	assert_true(jbool(o, "changes.0.module_written"));
 	assert_int_equal(json_object_get_int(jget(o, "changes.0.already_listed")), 1);
 	assert_true(jnull(o, "changes.0.persisted"));
+	/* The fake module re-decides nothing: an empty list, no null. */
+	assert_int_equal(jlen(o, "changes.0.modules_changed"), 0);
 	assert_string_equal(file(P "safe_modules"), "kvm_amd,foo");
 	RUN(&r, "registry", "list", "--json");
 	assert_int_equal(r.rc, 0);
@@ -687,6 +689,8 @@ static void test_exempt(void **state)
 	o = parse_out(&r);
 	assert_int_equal(jlen(o, "changes"), 3);
 	assert_string_equal(jstr(o, "changes.2.knob"), "exempt_cgroup");
+	/* Exemptions re-decide no module: nothing to report. */
+	assert_true(jnull(o, "changes.2.modules_changed"));
 	assert_string_equal(file(P "exempt_comm"), "game,a");
 	assert_string_equal(file(P "exempt_path"), "/usr/bin/game");
 	assert_string_equal(file("etc/sld-compat/sld-compat.conf"),
@@ -723,9 +727,14 @@ static void test_policy(void **state)
 	assert_int_equal(r.rc, 0);
 	o = parse_out(&r);
 	assert_string_equal(jstr(o, "changes.0.value"), "refuse");
+	assert_int_equal(jlen(o, "changes.0.modules_changed"), 0);
 	assert_string_equal(file(P "on_hypervisor"), "refuse");
 	RUN(&r, "policy", "set", "enabled", "n");
 	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out, "sld_compat.enabled = N\n  no loaded module changed\n");
+	RUN(&r, "policy", "set", "verbose", "2");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out, "sld_compat.verbose = 2\n");
 	assert_string_equal(file(P "enabled"), "N");
 	RUN(&r, "policy", "get", "--json");
 	assert_int_equal(r.rc, 0);

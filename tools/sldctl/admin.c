@@ -11,6 +11,7 @@
 
 #include "admin.h"
 #include "config.h"
+#include "modchange.h"
 #include "sldctl.h"
 #include "util.h"
 
@@ -161,8 +162,55 @@ static void check_override(const struct admin *a, const char *knob)
 	conf_free(&cf);
 }
 
+static void print_change(void *ctx, const struct modstate *m, const char *line)
+{
+	(void)ctx;
+	(void)m;
+	printf("  %s\n", line);
+}
+
+static void json_change(void *ctx, const struct modstate *m, const char *line)
+{
+	struct json *j = ctx;
+
+	json_begin_object_flat(j);
+	json_field_str(j, "module", m->name);
+	json_field_str(j, "verdict", m->verdict);
+	json_field_str(j, "reason", m->reason);
+	json_field_bool(j, "watched", m->watched);
+	json_field_bool(j, "sld_disabled", m->disabled);
+	json_field_bool(j, "refuse_too_late", m->late);
+	json_field_str(j, "change", line);
+	json_end_object(j);
+}
+
+/*
+ * What the write did to the loaded modules (sld_compat re-decides them):
+ * one line each that changed. before NULL: not such a knob, or not known.
+ */
+static void report_modules(struct admin *a, const struct modstates *before)
+{
+	struct modstates after;
+
+	if (a->cli->json)
+		json_key(&a->j, "modules_changed");
+	if (!before || modstates_read(&after)) {
+		if (a->cli->json)
+			json_null(&a->j);
+		return;
+	}
+	if (a->cli->json) {
+		json_begin_array(&a->j);
+		modchange_each(before, &after, json_change, &a->j);
+		json_end_array(&a->j);
+	} else if (!modchange_each(before, &after, print_change, NULL)) {
+		printf("  no loaded module changed\n");
+	}
+	modstates_free(&after);
+}
+
 static void report(struct admin *a, const char *knob, const char *full,
-		   bool written, int skipped)
+		   bool written, int skipped, const struct modstates *before)
 {
 	if (!a->cli->json) {
 		printf("sld_compat.%s = %s%s", knob, full,
@@ -170,6 +218,7 @@ static void report(struct admin *a, const char *knob, const char *full,
 		if (a->persist)
 			printf(" (saved in %s)", a->config);
 		putchar('\n');
+		report_modules(a, before);
 		return;
 	}
 	json_begin_object(&a->j);
@@ -178,6 +227,7 @@ static void report(struct admin *a, const char *knob, const char *full,
 	json_field_bool(&a->j, "module_written", written);
 	json_field_str(&a->j, "persisted", a->persist ? a->config : NULL);
 	json_field_uint(&a->j, "already_listed", skipped);
+	report_modules(a, before);
 	json_end_object(&a->j);
 }
 
@@ -192,12 +242,18 @@ int admin_apply(struct admin *a, const char *knob, const char *value,
 		const char *full, int skipped)
 {
 	char why[PATH_MAX + KNOB_WHY_MAX];
+	struct modstates before, *track = NULL;
 	int err;
 
+	/* The module re-decides its loaded modules: say what moved. */
+	if (a->loaded && value && modchange_knob(knob) && !modstates_read(&before))
+		track = &before;
 	if (a->loaded && value) {
 		err = knob_write(knob, value, why, sizeof(why));
 		if (err) {
 			fprintf(stderr, "sldctl %s: %s\n", a->cli->cmd, why);
+			if (track)
+				modstates_free(track);
 			return err == -EINVAL ? SLDCTL_EXIT_FOUND : SLDCTL_EXIT_ERROR;
 		}
 	}
@@ -207,11 +263,15 @@ int admin_apply(struct admin *a, const char *knob, const char *value,
 				     NULL : full, why, sizeof(why));
 		if (err) {
 			fprintf(stderr, "sldctl %s: %s\n", a->cli->cmd, why);
+			if (track)
+				modstates_free(track);
 			return SLDCTL_EXIT_ERROR;
 		}
 		check_override(a, knob);
 	}
-	report(a, knob, full, a->loaded && value, skipped);
+	report(a, knob, full, a->loaded && value, skipped, track);
+	if (track)
+		modstates_free(track);
 	return SLDCTL_EXIT_OK;
 }
 

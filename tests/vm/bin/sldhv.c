@@ -38,6 +38,11 @@
  *   sldhv acuser DEV N            RUN once (now protected), then N user
  *                                 split-lock #ACs through /dev/fx_actest;
  *                                 prints "handled=H sigbus=S mean_us=M"
+ *   sldhv runs DEV SPIN_US STOPFILE
+ *                                 RUN ioctls, each SPIN_US then one guest
+ *                                 split lock, until STOPFILE exists; prints
+ *                                 one letter per RUN: H handled, B SIGBUS,
+ *                                 E another error (one task throughout)
  *   sldhv cat FILE                print FILE (as this task, e.g. when
  *                                 started under an exempt name)
  *   sldhv pingpong N [DEV]        two threads on CPU 0 pass a byte N times
@@ -75,7 +80,8 @@ static void on_sigbus(int sig)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldhv oncpu|run|nop|runread|pair|forkrun|swarm|loop|migrate|ioctlcost ... (see source)\n");
+	fprintf(stderr, "usage: sldhv oncpu|run|runs|nop|runread|pair|forkrun|swarm|loop|migrate|ioctlcost ... (see source)
+");
 	return 2;
 }
 
@@ -405,6 +411,30 @@ static int cmd_acuser(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_runs(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus };
+	unsigned long spin;
+	struct fx_run r;
+	int fd, rc;
+
+	if (argc != 5)
+		return usage();
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+	fd = open_dev(argv[2]);
+	spin = num(argv[3]);
+	while (access(argv[4], F_OK)) {
+		sigbus_seen = 0;
+		rc = run(fd, spin, 0, 1, 1, &r);
+		putchar(!rc && r.handled == 1 && !sigbus_seen ? 'H' :
+			rc == -EINTR && sigbus_seen ? 'B' : 'E');
+		fflush(stdout);
+	}
+	putchar('\n');
+	return 0;
+}
+
 struct pong {
 	int in, out, dev;
 	unsigned long n;
@@ -501,6 +531,8 @@ int main(int argc, char **argv)
 		return cmd_migrate(argc, argv);
 	if (!strcmp(argv[1], "pingpong"))
 		return cmd_pingpong(argc, argv);
+	if (!strcmp(argv[1], "runs"))
+		return cmd_runs(argc, argv);
 	if (!strcmp(argv[1], "acuser"))
 		return cmd_acuser(argc, argv);
 	if (!strcmp(argv[1], "cat") && argc == 3) {

@@ -34,12 +34,12 @@ check_fx() {	# check_fx MODULE REGEX-AFTER-NAME
 	run "insmod $1" insmod /mod/$1.ko
 	like "$(rec $1)" "^$1 $2" "$1: $(echo "$2" | cut -d' ' -f1-2)"
 }
-check_fx fx_vmlaunch "hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@$T $F,loaded$"
+check_fx fx_vmlaunch "hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@$T $F,watched,loaded$"
 like "$(new_dmesg)" "sld_compat: fx_vmlaunch: hypervisor \(vmx-text\), first vmlaunch at $T, policy protect" \
 	"protect: one info line names module, verdict and first finding"
-check_fx fx_vmxon "hypervisor vmx-text vmx=3 svm=0 cr=0 dr=0 first=vmxon@$T $F,loaded$"
+check_fx fx_vmxon "hypervisor vmx-text vmx=3 svm=0 cr=0 dr=0 first=vmxon@$T $F,watched,loaded$"
 check_fx fx_safe "sld_safe modinfo-sld-safe vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@$T $F,loaded$"
-check_fx vmmon "hypervisor known-hypervisor vmx=0 svm=0 cr=0 dr=0 first=- $F,loaded$"
+check_fx vmmon "hypervisor known-hypervisor vmx=0 svm=0 cr=0 dr=0 first=- $F,watched,loaded$"
 check_fx fx_movcr4 "clean none vmx=0 svm=0 cr=1 dr=0 first=mov-cr4@$T $F,loaded$"
 check_fx fx_svm "svm-only svm-text vmx=0 svm=1 cr=0 dr=0 first=vmrun@$T $F,loaded$"
 check_fx fx_clean "clean none vmx=0 svm=0 cr=0 dr=0 first=- $F,loaded$"
@@ -158,7 +158,7 @@ is "$(w on_hypervisor 'protect\n')" OK "on_hypervisor=protect"
 is "$(w enabled 'N\n')" OK "hooks disarmed (enabled=N)"
 run "fallback: fx_safe loads" insmod /mod/fx_safe.ko
 like "$(rec fx_safe)" \
-	'^fx_safe hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@core-text\+0x[0-9a-f]+ scan_us=[0-9]+ flags=text-regions,init-scanned,no-modinfo,no-symtab,loaded$' \
+	'^fx_safe hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@core-text\+0x[0-9a-f]+ scan_us=[0-9]+ flags=text-regions,init-scanned,no-modinfo,no-symtab,watched,loaded$' \
 	"fallback: core/init text scanned, no section names, no modinfo (so no sld_safe)"
 rmmod fx_safe
 is "$(w enabled 'Y\n')" OK "hooks armed again"

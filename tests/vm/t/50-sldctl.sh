@@ -104,6 +104,34 @@ is "$(cat $P/verbose)" 1 "policy set: refused value changed nothing"
 sx policy set protect
 sx policy get
 like "$out" "^on_hypervisor: protect \\(module\\)$" "policy get shows the knob"
+
+# ---- what a knob write did to the loaded modules --------------------------
+run "insmod fx_hv" insmod /mod/fx_hv.ko
+sx policy set log
+is "$rc" 0 "policy set log exits 0"
+is "$out" "sld_compat.on_hypervisor = log
+  fx_hv: hypervisor (vmx-text): no longer watched, its protected tasks released" \
+	"policy set log: says fx_hv is no longer watched"
+sx policy set disable
+like "$out" "^  fx_hv: hypervisor \\(vmx-text\\): holds SLD off$" "policy set disable: says fx_hv holds SLD off"
+sx registry add --safe fx_hv
+like "$out" "^  fx_hv: hypervisor \\(vmx-text\\) -> sld_safe \\(admin-safe\\): SLD disable hold given back$" \
+	"registry add --safe: new verdict, hold given back"
+sx registry remove fx_hv --json
+like "$out" '"modules_changed": \[' "registry remove --json: modules_changed"
+like "$out" '"module": "fx_hv", "verdict": "hypervisor", "reason": "vmx-text", "watched": false, "sld_disabled": true, "refuse_too_late": false, "change": "fx_hv: sld_safe \(admin-safe\) -> hypervisor \(vmx-text\): holds SLD off"' \
+	"registry remove --json: fx_hv's new state and the change"
+sx policy set refuse
+like "$out" "^  fx_hv: hypervisor \\(vmx-text\\): loaded, so not refused: flagged refuse-too-late until it unloads$" \
+	"policy set refuse: says fx_hv stays (keeping its hold), flagged"
+sx policy set protect
+like "$out" "^  fx_hv: hypervisor \\(vmx-text\\): watched, SLD disable hold given back, no longer flagged refuse-too-late$" \
+	"policy set protect: watched again, hold given back"
+sx policy set protect
+like "$out" "^  no loaded module changed$" "policy set to the same value: nothing changed"
+sx policy set verbose 1
+is "$out" "sld_compat.verbose = 1" "policy set verbose: no module report (it re-decides nothing)"
+run "rmmod fx_hv" rmmod fx_hv
 sx exempt add --comm vmtest --comm other
 is "$(cat $P/exempt_comm)" vmtest,other "exempt add --comm: knob exempt_comm"
 like "$(cat $E)" "any process can give itself" "exempt add --comm: says a task name is forgeable"
