@@ -28,8 +28,8 @@ if [ "${1:-}" = --path ] || [ -x "$bin" ]; then
 fi
 log=$dir/build-$key.log
 mkdir -p "$dir"
-exec 3>&1 >"$log" 2>&1	# stdout: the path only; the rest to the log
-trap 'echo "qemu build.sh: failed, see $log" >&2; tail -n 20 "$log" >&2' ERR
+exec 3>&1 4>&2 >"$log" 2>&1	# stdout: the path only; the rest to the log
+trap 'echo "qemu build.sh: failed, see $log" >&4; tail -n 20 "$log" >&4' ERR
 
 # Build dependencies (the firmware comes from qemu-system-x86's packages).
 pkgs="meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev dpkg-dev
@@ -40,7 +40,7 @@ for p in $pkgs; do
 		missing="$missing $p"
 done
 if [ -n "$missing" ]; then
-	[ "$(id -u)" = 0 ] || { echo "qemu build.sh: missing packages:$missing (run as root)" >&2; exit 1; }
+	[ "$(id -u)" = 0 ] || { echo "qemu build.sh: missing packages:$missing (run as root)" >&4; exit 1; }
 	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q \
 		--no-install-recommends $missing
 fi
@@ -49,7 +49,7 @@ fi
 src=$dir/src
 if [ ! -f "$src/.ok" ]; then
 	if ! grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-		[ "$(id -u)" = 0 ] || { echo "qemu build.sh: no deb-src entry (run as root)" >&2; exit 1; }
+		[ "$(id -u)" = 0 ] || { echo "qemu build.sh: no deb-src entry (run as root)" >&4; exit 1; }
 		if [ -f /etc/apt/sources.list.d/debian.sources ]; then
 			sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
 				> /etc/apt/sources.list.d/sld-compat-deb-src.sources
