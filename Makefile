@@ -67,7 +67,8 @@ check-stress: deps vmbin
 # The enforcing test CPU (tests/qemu/: split-lock detection and kernel IBT
 # in a patched QEMU, built once) proved without sld_compat: tests/vm/t-cpu
 # on each of CPU_KVERS, and on the first with two SMT threads of one core;
-# then issue #12's crash on CPU_IBT_KVER (tests/qemu/ibt-crash.sh).
+# then issue #12's crash on CPU_IBT_KVER and a kernel split lock's on the
+# first (tests/qemu/crash.sh).
 CPU_KVERS ?= 6.1.0-57-amd64 6.12.107+deb12-amd64
 CPU_IBT_KVER ?= 6.12.107+deb12-amd64
 cpu-check: deps vmbin
@@ -76,7 +77,9 @@ cpu-check: deps vmbin
 		VM_CPU=enforcing VM_T=tests/vm/t-cpu bash tests/vm/vm.sh $$k check; \
 	done
 	VM_CPU=enforcing VM_T=tests/vm/t-cpu bash tests/vm/vm.sh $(firstword $(CPU_KVERS)) smt
-	bash tests/qemu/ibt-crash.sh $(CPU_IBT_KVER) > build/vm-enforcing/$(CPU_IBT_KVER)-ibt.tap
+	bash tests/qemu/crash.sh $(CPU_IBT_KVER) ibt > build/vm-enforcing/$(CPU_IBT_KVER)-ibt.tap
+	bash tests/qemu/crash.sh $(firstword $(CPU_KVERS)) splitlock \
+		> build/vm-enforcing/$(firstword $(CPU_KVERS))-splitlock.tap
 	prove --exec cat build/vm-enforcing/*.tap
 
 # Lint builds of the module for every kernel of the suite: W=1 and sparse.
