@@ -64,6 +64,24 @@ STRESS_SECS ?= 120
 check-stress: deps vmbin
 	VM_STRESS_SECS=$(STRESS_SECS) VM_STRESS_FULL=1 VM_TIMEOUT=3600 bash tests/vm/check.sh
 
+# The enforcing test CPU (tests/qemu/: split-lock detection and kernel IBT
+# in a patched QEMU, built once) proved without sld_compat: tests/vm/t-cpu
+# on each of CPU_KVERS, and on the first with two SMT threads of one core;
+# then issue #12's crash on CPU_IBT_KVER and a kernel split lock's on the
+# first (tests/qemu/crash.sh).
+CPU_KVERS ?= 6.1.0-57-amd64 6.12.107+deb12-amd64
+CPU_IBT_KVER ?= 6.12.107+deb12-amd64
+cpu-check: deps vmbin
+	rm -f build/vm-enforcing/*.tap
+	set -e; for k in $(CPU_KVERS); do \
+		VM_CPU=enforcing VM_T=tests/vm/t-cpu bash tests/vm/vm.sh $$k check; \
+	done
+	VM_CPU=enforcing VM_T=tests/vm/t-cpu bash tests/vm/vm.sh $(firstword $(CPU_KVERS)) smt
+	bash tests/qemu/crash.sh $(CPU_IBT_KVER) ibt > build/vm-enforcing/$(CPU_IBT_KVER)-ibt.tap
+	bash tests/qemu/crash.sh $(firstword $(CPU_KVERS)) splitlock \
+		> build/vm-enforcing/$(firstword $(CPU_KVERS))-splitlock.tap
+	prove --exec cat build/vm-enforcing/*.tap
+
 # Lint builds of the module for every kernel of the suite: W=1 and sparse.
 lint:
 	@set -e; for k in $(KVERS); do \
@@ -101,7 +119,8 @@ clean:
 	$(MAKE) -C src clean KDIR=$(KDIR) 2>/dev/null || true
 
 .PHONY: all module tools deps vmbin unit objdump-check fuzz-short fuzz \
-	vm-check lint check check-full check-stress demo clean dkms-check bench FORCE
+	vm-check lint check check-full check-stress demo clean dkms-check bench FORCE \
+	cpu-check
 
 # A real host: install the source under /usr/src and let DKMS build and
 # install it for the running kernel (and every future one: AUTOINSTALL).

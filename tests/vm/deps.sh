@@ -46,3 +46,10 @@ for k in $KVERS; do
 	mv "$dir.tmp" "$dir"
 	touch "$dir/.ok"
 done
+
+# The enforcing test QEMU (tests/qemu/, VM_CPU=enforcing): about 5 minutes
+# on 2 cores the first time, nothing once cached.
+if [ ! -x "$(bash "$here/../qemu/build.sh" --path)" ]; then
+	echo "deps: building the enforcing test QEMU (tests/qemu/build.sh)"
+	bash "$here/../qemu/build.sh" >/dev/null
+fi

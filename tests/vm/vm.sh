@@ -23,6 +23,11 @@
 # test binaries; VM_T=DIR runs DIR/*.sh instead of tests/vm/t/*.sh, and
 # VM_OUT=DIR takes the TAP, log and initrd (default build/vm).
 #
+# VM_CPU=enforcing boots on a CPU that enforces split-lock detection and
+# kernel IBT: the test QEMU of tests/qemu/ (built on first use, never
+# installed), results in build/vm-enforcing (make cpu-check). Unset: the
+# system's QEMU with TCG's "max" CPU, which has neither.
+#
 # The run fails (not ok lines) if the VM does not finish, if any test
 # fails, or if dmesg shows an Oops, BUG, WARNING, general protection
 # fault, lockdep, KASAN or hung-task line, or an sld_compat error line that
@@ -32,7 +37,7 @@ kver=$1
 mode=${2:-check}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 SLD_CACHE=${SLD_CACHE:-/var/cache/sld-compat-test}
-out=${VM_OUT:-$top/build/vm}
+out=${VM_OUT:-$top/build/vm${VM_CPU:+-$VM_CPU}}
 kroot=$SLD_CACHE/$kver/root
 kmods=$kroot/lib/modules/$kver/kernel
 mkdir -p "$out"
@@ -135,6 +140,30 @@ if [ -n "${VM_ONLY:-}" ]; then
 		[ -n "$keep" ] || rm "$f"
 	done
 fi
+# The one place that says what VM_CPU=enforcing is. Ice Lake-SP (family 6,
+# model 106) is in both kernels' split_lock_cpu_ids with nothing more to
+# check; hypervisor=off because a guest kernel skips split-lock setup;
+# the CPU's SMT siblings share MSR_TEST_CTRL as on hardware. The firmware
+# is the system QEMU's. spectre_v2=off: retpolines would turn indirect
+# calls into returns, which IBT does not track (a real IBT host has
+# enhanced IBRS and plain indirect calls); indirect_target_selection=off,
+# or 6.12 logs "ITS: WARNING: Spectre-v2 mitigation is off" (model 106
+# has that bug).
+qemu=qemu-system-x86_64
+qemu_opts=
+cpu_append=
+case ${VM_CPU:-} in
+'') ;;
+enforcing)
+	# VM_QEMU: another build of the patched QEMU (patch development).
+	qemu=${VM_QEMU:-$(bash "$top/tests/qemu/build.sh")}
+	cpu=max,hypervisor=off,vendor=GenuineIntel,family=6,model=106
+	qemu_opts="-L /usr/share/qemu -L /usr/share/seabios -nic none"
+	cpu_append="spectre_v2=off indirect_target_selection=off" ;;
+*)
+	echo "vm.sh: VM_CPU=$VM_CPU: only 'enforcing' is known" >&2
+	exit 1 ;;
+esac
 icount=
 if [ -n "${VM_ICOUNT:-}" ]; then
 	smp=1
@@ -213,11 +242,11 @@ rm -f "$dcon"
 # Round-robin vCPUs still interleave at every translation-block boundary,
 # so races between CPUs stay exercised. VM_ACCEL=tcg shows the crash.
 [ "$mode" = bench ] && : "${VM_TIMEOUT:=1500}"
-timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 -m 1024 -smp $smp -cpu $cpu \
+timeout "${VM_TIMEOUT:-900}" "$qemu" $qemu_opts -m 1024 -smp $smp -cpu $cpu \
 	-accel "${VM_ACCEL:-tcg,thread=single}" $icount -nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$out/$kver.initrd" \
 	-debugcon "file:$dcon" \
-	-append "console=ttyS0 loglevel=1 log_buf_len=16M oops=panic panic=-1 ${VM_APPEND:-}" \
+	-append "console=ttyS0 loglevel=1 log_buf_len=16M oops=panic panic=-1 $cpu_append ${VM_APPEND:-}" \
 	</dev/null 2>&1 | tr -d '\r' > "$log" || true
 # The results came through debugcon (tests/vm/init), the kernel's own
 # console messages on the serial port: the log is both.

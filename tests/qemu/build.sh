@@ -1,0 +1,87 @@
+#!/bin/bash
+# Build the suite's enforcing test QEMU: Debian 12's qemu source package
+# (QEMU_DEB) with tests/qemu/[0-9]*.patch applied in order, configured for
+# qemu-system-x86_64 with TCG only. See tests/qemu/README.md.
+#
+#   build.sh          build if missing; prints the binary's path on stdout
+#   build.sh --path   prints where the binary is (or would be), builds nothing
+#
+# The binary lives in $SLD_CACHE/qemu-sld/<key>/, <key> a hash of the
+# patches, the source version and the configure options: a second run
+# finds it and does nothing; a changed patch builds afresh. It is never
+# installed: the system's qemu-system-x86_64 stays what it was.
+# JOBS (default 2) ninja jobs, run under nice.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+SLD_CACHE=${SLD_CACHE:-/var/cache/sld-compat-test}
+QEMU_DEB=1:7.2+dfsg-7+deb12u18
+CONF="--target-list=x86_64-softmmu --without-default-features --enable-tcg
+      --enable-fdt=system --disable-docs --disable-tools --disable-blobs"
+dir=$SLD_CACHE/qemu-sld
+key=$( (echo "$QEMU_DEB" $CONF; cat "$here"/[0-9]*.patch) | sha256sum | cut -c1-16)
+out=$dir/$key
+bin=$out/qemu-system-x86_64
+
+if [ "${1:-}" = --path ] || [ -x "$bin" ]; then
+	echo "$bin"
+	exit 0
+fi
+log=$dir/build-$key.log
+mkdir -p "$dir"
+exec 3>&1 4>&2 >"$log" 2>&1	# stdout: the path only; the rest to the log
+trap 'echo "qemu build.sh: failed, see $log" >&4; tail -n 20 "$log" >&4' ERR
+
+# Build dependencies (the firmware comes from qemu-system-x86's packages).
+pkgs="meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev dpkg-dev
+      pkg-config gcc make python3 patch xz-utils qemu-system-x86"
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	[ "$(id -u)" = 0 ] || { echo "qemu build.sh: missing packages:$missing (run as root)" >&4; exit 1; }
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q \
+		--no-install-recommends $missing
+fi
+
+# The source package: needs a deb-src entry; add a copy of the deb one.
+src=$dir/src
+if [ ! -f "$src/.ok" ]; then
+	if ! grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+		[ "$(id -u)" = 0 ] || { echo "qemu build.sh: no deb-src entry (run as root)" >&4; exit 1; }
+		if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+			sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
+				> /etc/apt/sources.list.d/sld-compat-deb-src.sources
+		else
+			sed -n 's/^deb /deb-src /p' /etc/apt/sources.list \
+				> /etc/apt/sources.list.d/sld-compat-deb-src.list
+		fi
+		apt-get -o DPkg::Lock::Timeout=900 update -q
+	fi
+	rm -rf "$src"
+	mkdir -p "$src"
+	(cd "$src" && apt-get source -q "qemu=$QEMU_DEB")
+	touch "$src/.ok"
+fi
+
+# A fresh copy of the tree, patched, configured, built.
+rm -rf "$out.tmp"
+mkdir -p "$out.tmp"
+cp -a "$src"/qemu-*/ "$out.tmp/src"
+for p in "$here"/[0-9]*.patch; do
+	echo "applying $(basename "$p")"
+	patch -d "$out.tmp/src" -p1 --no-backup-if-mismatch < "$p"
+done
+mkdir "$out.tmp/src/build"
+cd "$out.tmp/src/build"
+../configure $CONF
+start=$(date +%s)
+nice ninja -j"${JOBS:-2}" qemu-system-x86_64
+echo "ninja qemu-system-x86_64: $(($(date +%s) - start)) s with -j${JOBS:-2}"
+cp qemu-system-x86_64 "$out.tmp/"
+cd "$dir"
+rm -rf "$out.tmp/src"	# about 1 GB of objects; the binary is what we keep
+rm -rf "$out"
+mv "$out.tmp" "$out"
+echo "$bin" >&3

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sldcpu: what a task sees of the CPU's split-lock detection, without
+ * sld_compat (tests/vm/t-cpu). A split lock is a locked access whose
+ * operand crosses a 64-byte cache line: here 4 bytes at a line minus 2.
+ *
+ *   sldcpu time N split|aligned GAP_US
+ *       N locked adds of 1, each after GAP_US of sleep (time for the
+ *       kernel to re-enable detection); prints
+ *       "locks=N per_lock_us=U max_us=M counter=C" (C must be N: the #AC
+ *       comes before memory changes and the add is then redone once)
+ *   sldcpu op KIND split|aligned
+ *       one locked op of KIND (add inc not neg xadd cmpxchg cmpxchg8b xchg
+ *       bts), timed; prints "us=U"
+ *   sldcpu msr CPU REG [VALUE]
+ *       read (or write, then read back) an MSR through /dev/cpu/CPU/msr;
+ *       prints "0x..." (numbers in any strtoull base)
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static unsigned char buf[256] __attribute__((aligned(64)));
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: sldcpu time N split|aligned GAP_US | op KIND split|aligned | msr CPU REG [VALUE]\n");
+	return 2;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* 4 bytes across the line at buf+64 (split), or inside it (aligned). */
+static void *target(const char *how)
+{
+	if (!strcmp(how, "split"))
+		return buf + 62;
+	if (!strcmp(how, "aligned"))
+		return buf + 64;
+	return NULL;
+}
+
+/* One locked op of KIND on P (4 bytes; 8 for cmpxchg8b); 0 if known. */
+static int op(const char *kind, void *p)
+{
+	uint32_t *u = p, v = 1, old = 0;
+	uint64_t *q = p;
+	uint32_t lo = 0, hi = 0;
+
+	if (!strcmp(kind, "add"))
+		asm volatile("lock addl %1, %0" : "+m"(*u) : "r"(v));
+	else if (!strcmp(kind, "inc"))
+		asm volatile("lock incl %0" : "+m"(*u));
+	else if (!strcmp(kind, "not"))
+		asm volatile("lock notl %0" : "+m"(*u));
+	else if (!strcmp(kind, "neg"))
+		asm volatile("lock negl %0" : "+m"(*u));
+	else if (!strcmp(kind, "xadd"))
+		asm volatile("lock xaddl %1, %0" : "+m"(*u), "+r"(v));
+	else if (!strcmp(kind, "cmpxchg"))
+		asm volatile("lock cmpxchgl %2, %0" : "+m"(*u), "+a"(old) : "r"(v));
+	else if (!strcmp(kind, "cmpxchg8b"))
+		asm volatile("lock cmpxchg8b %0" : "+m"(*q), "+a"(lo), "+d"(hi)
+			     : "b"(0), "c"(0));
+	else if (!strcmp(kind, "xchg"))	/* no prefix: xchg always locks */
+		asm volatile("xchgl %1, %0" : "+m"(*u), "+r"(v));
+	else if (!strcmp(kind, "bts"))
+		asm volatile("lock btsl $20, %0" : "+m"(*u));
+	else
+		return -1;
+	return 0;
+}
+
+static int do_time(int n, const char *how, long gap_us)
+{
+	uint32_t *p = target(how);
+	uint64_t sum = 0, max = 0, t;
+	int i;
+
+	if (!p || n <= 0)
+		return usage();
+	*p = 0;
+	for (i = 0; i < n; i++) {
+		usleep(gap_us);
+		t = now_ns();
+		asm volatile("lock addl $1, %0" : "+m"(*p));
+		t = now_ns() - t;
+		sum += t;
+		if (t > max)
+			max = t;
+	}
+	printf("locks=%d per_lock_us=%llu max_us=%llu counter=%u\n", n,
+	       (unsigned long long)(sum / n / 1000),
+	       (unsigned long long)(max / 1000), *p);
+	return 0;
+}
+
+static int do_op(const char *kind, const char *how)
+{
+	void *p = target(how);
+	uint64_t t;
+
+	if (!p)
+		return usage();
+	t = now_ns();
+	if (op(kind, p))
+		return usage();
+	t = now_ns() - t;
+	printf("us=%llu\n", (unsigned long long)(t / 1000));
+	return 0;
+}
+
+static int do_msr(const char *cpu, const char *reg, const char *val)
+{
+	char path[64];
+	uint64_t v;
+	off_t r = strtoull(reg, NULL, 0);
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/cpu/%s/msr", cpu);
+	fd = open(path, val ? O_RDWR : O_RDONLY);
+	if (fd < 0) {
+		perror(path);
+		return 1;
+	}
+	if (val) {
+		v = strtoull(val, NULL, 0);
+		if (pwrite(fd, &v, 8, r) != 8) {
+			perror("wrmsr");
+			return 1;
+		}
+	}
+	if (pread(fd, &v, 8, r) != 8) {
+		perror("rdmsr");
+		return 1;
+	}
+	printf("0x%llx\n", (unsigned long long)v);
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 5 && !strcmp(argv[1], "time"))
+		return do_time(atoi(argv[2]), argv[3], atol(argv[4]));
+	if (argc == 4 && !strcmp(argv[1], "op"))
+		return do_op(argv[2], argv[3]);
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "msr"))
+		return do_msr(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
+	return usage();
+}
