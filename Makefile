@@ -67,7 +67,8 @@ check-stress: deps vmbin
 # The enforcing test CPU (tests/qemu/: split-lock detection and kernel IBT
 # in a patched QEMU, built once) proved without sld_compat: tests/vm/t-cpu
 # on each of CPU_KVERS, and on the first with two SMT threads of one core;
-# then issue #12's crash on CPU_IBT_KVER and a kernel split lock's on the
+# t/87-inuse on real traps (an unload refused under a vCPU doing kernel
+# split locks, issue #18); then issue #12's crash on CPU_IBT_KVER and a kernel split lock's on the
 # first (tests/qemu/crash.sh).
 CPU_KVERS ?= 6.1.0-57-amd64 6.12.107+deb12-amd64
 CPU_IBT_KVER ?= 6.12.107+deb12-amd64
@@ -77,6 +78,10 @@ cpu-check: deps vmbin
 		VM_CPU=enforcing VM_T=tests/vm/t-cpu bash tests/vm/vm.sh $$k check; \
 	done
 	VM_CPU=enforcing VM_T=tests/vm/t-cpu bash tests/vm/vm.sh $(firstword $(CPU_KVERS)) smt
+	set -e; for k in $(CPU_KVERS); do \
+		VM_CPU=enforcing VM_ONLY=87 VM_OUT=build/vm-enforcing/87 bash tests/vm/vm.sh $$k check; \
+		cp build/vm-enforcing/87/$$k.tap build/vm-enforcing/$$k-87.tap; \
+	done
 	bash tests/qemu/crash.sh $(CPU_IBT_KVER) ibt > build/vm-enforcing/$(CPU_IBT_KVER)-ibt.tap
 	bash tests/qemu/crash.sh $(firstword $(CPU_KVERS)) splitlock \
 		> build/vm-enforcing/$(firstword $(CPU_KVERS))-splitlock.tap
@@ -101,6 +106,7 @@ check: deps
 	$(MAKE) pkg-check
 	$(MAKE) pkg-lifecycle
 	$(MAKE) vm-check
+	$(MAKE) cpu-check
 
 # dkms add/build/install for each kernel, in scratch trees (host untouched).
 dkms-check:

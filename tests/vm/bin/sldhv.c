@@ -80,8 +80,7 @@ static void on_sigbus(int sig)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldhv oncpu|run|runs|nop|runread|pair|forkrun|swarm|loop|migrate|ioctlcost ... (see source)
-");
+	fprintf(stderr, "usage: sldhv oncpu|run|runs|nop|runread|pair|forkrun|swarm|loop|migrate|ioctlcost ... (see source)\n");
 	return 2;
 }
 
