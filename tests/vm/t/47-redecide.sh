@@ -64,7 +64,7 @@ is "$(new_dmesg | grep -c 'fx_hv')" 0 "same value: nothing re-decided, nothing s
 # ---- protect -> log, with a protected task on a CPU -----------------------------
 long_run
 is "$(cpu1)" "hold=1 task=1" "protect: the RUN holds cpu1's core off"
-like "$(cat $S/tasks)" ' sldhv why=hypervisor hv=fx_hv cpu=1 running=1 ' "protect: tasks lists it"
+like "$(sldhv oncpu 0 sldhv cat $S/tasks)" ' sldhv why=hypervisor hv=fx_hv cpu=1 running=1 ' "protect: tasks lists it"
 mark_dmesg
 is "$(w on_hypervisor log)" OK "protect -> log while it runs"
 is "$(cpu1)" "hold=0 task=0" "protect -> log: its hold given back at once, while it still runs"
