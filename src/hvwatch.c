@@ -62,6 +62,13 @@ struct hv_entry {
 
 static struct hv_entry hv[HV_MAX];
 static DEFINE_MUTEX(hv_mutex);
+/*
+ * Whether entry probes are armed (enabled=Y), as sld_hv_arm() last set it.
+ * Not the knob itself: place() and sld_hv_arm() both run under hv_mutex,
+ * so a probe placed while enabled flips is armed as the last flip says;
+ * the knob is written outside that lock.
+ */
+static bool hv_armed;
 static unsigned int nwatched;
 
 static void learn_fn(struct work_struct *w);
@@ -141,7 +148,7 @@ static int place(struct hv_entry *e, unsigned long addr, enum hv_via via)
 	e->kp_on = !e->kp_err;
 	if (e->kp_on)
 		e->via = via;
-	if (!READ_ONCE(sld_knobs.enabled) && e->kp_on)
+	if (!hv_armed && e->kp_on)
 		disable_kprobe(&e->kp);
 	return e->kp_err;
 }
@@ -307,6 +314,7 @@ void sld_hv_arm(bool on)
 	unsigned int i;
 
 	mutex_lock(&hv_mutex);
+	hv_armed = on;
 	for (i = 0; i < HV_MAX; i++) {
 		if (!hv[i].kp_on)
 			continue;
@@ -322,6 +330,7 @@ void sld_hv_arm(bool on)
 
 void sld_hv_setup(void)
 {
+	hv_armed = READ_ONCE(sld_knobs.enabled);	/* as given at load */
 	if (sld_lookup(hook_learn.symbol))
 		sld_hook_add(&hook_learn);
 	else

@@ -98,7 +98,7 @@ static unsigned int *free_ids, nfree;
 static DEFINE_RAW_SPINLOCK(pool_lock);	/* pool membership, used[] */
 static bool *used;
 static DEFINE_MUTEX(task_mutex);	/* key, ready, detach */
-static bool key_held, setup_done;
+static bool key_held, setup_done;	/* task_mutex */
 static bool key_wanted;			/* the last refresh's need */
 static bool ready;			/* protect() may add records */
 static atomic_long_t n_protected, n_exited, n_exec_dropped, n_pool_full;
@@ -579,12 +579,22 @@ static void detach_all(const char *why)
  */
 void sld_task_refresh(void)
 {
-	bool enabled = READ_ONCE(sld_knobs.enabled);
-	bool need = enabled && (sld_exempt_any() || sld_hv_any());
+	bool enabled, need;
 
-	if (!READ_ONCE(setup_done) || !engine_possible())
+	if (!engine_possible())
 		return;
+	/*
+	 * Everything read under the mutex: a refresh that saw setup_done
+	 * before sld_task_exit() detached everything would otherwise take
+	 * the key again afterwards and let records be made that nothing
+	 * detaches; one that read the rules before a concurrent refresh
+	 * would undo that refresh's newer answer.
+	 */
 	mutex_lock(&task_mutex);
+	if (!setup_done)
+		goto out;
+	enabled = READ_ONCE(sld_knobs.enabled);
+	need = enabled && (sld_exempt_any() || sld_hv_any());
 	WRITE_ONCE(key_wanted, need);
 	if (!enabled) {
 		detach_all("disabled");
@@ -600,6 +610,7 @@ void sld_task_refresh(void)
 		}
 	}
 	WRITE_ONCE(ready, key_held && enabled);
+out:
 	mutex_unlock(&task_mutex);
 }
 
@@ -636,7 +647,9 @@ void sld_task_init(void)
 		sld_degrade("per-task", "no do_exit probe: a record could outlive its task, so no task is protected");
 	if (engine_possible() && !hook_exec.registered)
 		sld_degrade("exec", "no setup_new_exec probe: exemptions act from the first split lock only");
-	WRITE_ONCE(setup_done, true);
+	mutex_lock(&task_mutex);
+	setup_done = true;
+	mutex_unlock(&task_mutex);
 	sld_task_refresh();
 }
 
@@ -651,7 +664,7 @@ void sld_task_exit(void)
 	synchronize_rcu();
 	flush_work(&unpin_work);
 	mutex_lock(&task_mutex);
-	WRITE_ONCE(setup_done, false);
+	setup_done = false;
 	if (engine_possible())
 		detach_all(atomic_read(&n_pinned) ? "unloading (forced)" : "unloading");
 	mutex_unlock(&task_mutex);
