@@ -6,9 +6,12 @@
  *
  *   sldcpu time N split|aligned GAP_US
  *       N locked adds of 1, each after GAP_US of sleep (time for the
- *       kernel to re-enable detection); prints
+ *       kernel to re-enable detection; 0: no sleep at all); prints
  *       "locks=N per_lock_us=U max_us=M counter=C" (C must be N: the #AC
  *       comes before memory changes and the add is then redone once)
+ *   sldcpu for SECS split|aligned
+ *       locked adds of 1 in a tight loop for SECS seconds; prints
+ *       "locks=N counter=C" (C must be N)
  *   sldcpu op KIND split|aligned
  *       one locked op of KIND (add inc not neg xadd cmpxchg cmpxchg8b xchg
  *       bts), timed; prints "us=U"
@@ -29,7 +32,7 @@ static unsigned char buf[256] __attribute__((aligned(64)));
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldcpu time N split|aligned GAP_US | op KIND split|aligned | msr CPU REG [VALUE]\n");
+	fprintf(stderr, "usage: sldcpu time N split|aligned GAP_US | for SECS split|aligned | op KIND split|aligned | msr CPU REG [VALUE]\n");
 	return 2;
 }
 
@@ -92,7 +95,8 @@ static int do_time(int n, const char *how, long gap_us)
 		return usage();
 	*p = 0;
 	for (i = 0; i < n; i++) {
-		usleep(gap_us);
+		if (gap_us)	/* 0: a tight loop, never off the CPU */
+			usleep(gap_us);
 		t = now_ns();
 		asm volatile("lock addl $1, %0" : "+m"(*p));
 		t = now_ns() - t;
@@ -103,6 +107,24 @@ static int do_time(int n, const char *how, long gap_us)
 	printf("locks=%d per_lock_us=%llu max_us=%llu counter=%u\n", n,
 	       (unsigned long long)(sum / n / 1000),
 	       (unsigned long long)(max / 1000), *p);
+	return 0;
+}
+
+static int do_for(int secs, const char *how)
+{
+	uint32_t *p = target(how);
+	uint64_t end = now_ns() + (uint64_t)secs * 1000000000ull;
+	unsigned long n = 0;
+	int i;
+
+	if (!p || secs <= 0)
+		return usage();
+	*p = 0;
+	while (now_ns() < end) {
+		for (i = 0; i < 1024; i++, n++)
+			asm volatile("lock addl $1, %0" : "+m"(*p));
+	}
+	printf("locks=%lu counter=%u\n", n, *p);
 	return 0;
 }
 
@@ -154,6 +176,8 @@ int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "time"))
 		return do_time(atoi(argv[2]), argv[3], atol(argv[4]));
+	if (argc == 4 && !strcmp(argv[1], "for"))
+		return do_for(atoi(argv[2]), argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "op"))
 		return do_op(argv[2], argv[3]);
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "msr"))

@@ -1,0 +1,123 @@
+# Issue #13 step 5 on the enforcing CPU: what the CPU does, not what
+# sld_compat's account says.
+#  - an exempt task's 1000 user split locks: one #AC (none with
+#    exempt_proactive=Y), never the kernel's penalty; an unprotected task
+#    on the same CPU (and on the SMT sibling in the smt boot) keeps
+#    trapping meanwhile;
+#  - a protected task whose core has SLD on under it when it traps does
+#    not loop: sld_compat clears it and counts it (ac_sld_cleared);
+#  - after each scenario the account equals MSR_TEST_CTRL read back on
+#    every CPU, with no bit but 29 ever written.
+. /tests/lib.sh
+
+SLD=0x20000000
+insmod /kmod/msr.ko allow_writes=on
+echo 1 > /proc/sys/kernel/split_lock_mitigate
+cp "$(command -v sldcpu)" /tmp/slx	# the exempt program: exempt_path
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+# matches WHEN: every CPU's MSR_TEST_CTRL is what the account says: bit 29
+# exactly where it says sld=on, no other bit.
+matches() {
+	sleep 0.1	# the kernel's own re-enable work (2 jiffies) is done
+	_c=0
+	while [ $_c -lt $ncpu ]; do
+		case $(sed -n "s/^cpu$_c .* sld=\([a-z]*\) .*/\1/p" $ACCT) in
+		on) _want=$SLD ;;
+		*) _want=0x0 ;;
+		esac
+		is "$(sldcpu msr $_c 0x33)" $_want "$1: cpu$_c MSR_TEST_CTRL as the account says"
+		_c=$((_c + 1))
+	done
+}
+# traps WHAT OUT: OUT (sldcpu time) paid the kernel's 10 ms per lock.
+traps() {
+	run "$1 traps with the kernel's penalty ($(field "$2" per_lock_us) us/lock)" \
+		[ "$(field "$2" per_lock_us)" -ge 5000 ]
+}
+trap_lines() { new_dmesg | grep -c "$1/[0-9]* took a split_lock trap"; }
+
+load
+echo /tmp/slx > $P/exempt_path
+matches "loaded, no task protected"
+
+# ---- 1000 split locks of an exempt task --------------------------------------
+mark_dmesg
+h=$(ac ac_user_handled)
+p=$(ac ac_user_passed)
+out=$(sldhv oncpu 0 /tmp/slx time 1000 split 0)
+diag "exempt, 1000 locks: $out"
+like "$out" 'counter=1000$' "exempt task: 1000 split locks, counter right"
+is "$(($(ac ac_user_handled) - h)) $(($(ac ac_user_passed) - p))" "1 0" \
+	"exempt task: exactly one #AC, handled by sld_compat"
+run "exempt task: no penalty ($(field "$out" per_lock_us) us/lock)" \
+	[ "$(field "$out" per_lock_us)" -lt 1000 ]
+is "$(trap_lines slx)" 0 "exempt task: no kernel split_lock trap line"
+matches "after the exempt task exited"
+
+echo Y > $P/exempt_proactive
+h=$(ac ac_user_handled)
+out=$(sldhv oncpu 0 /tmp/slx time 1000 split 0)
+like "$out" 'counter=1000$' "exempt_proactive=Y: counter right"
+is "$(($(ac ac_user_handled) - h))" 0 "exempt_proactive=Y: no #AC at all (protected at exec)"
+echo N > $P/exempt_proactive
+matches "after the proactive run"
+
+# ---- unprotected tasks keep trapping beside an exempt one ----------------------
+# The exempt task sleeps 2 ms between locks on cpu0; an unprotected task
+# on the same CPU, then on cpu1 (the sibling in the smt boot, another core
+# otherwise) splits every 30 ms: SLD is back on whenever the exempt task
+# is not running.
+mark_dmesg
+sldhv oncpu 0 /tmp/slx time 1500 split 2000 > /tmp/bg.out &
+sleep 0.2
+same=$(sldhv oncpu 0 sldcpu time 5 split 30000)
+other=$(sldhv oncpu 1 sldcpu time 5 split 30000)
+wait
+diag "beside it: cpu0 $same; cpu1 $other; exempt: $(cat /tmp/bg.out)"
+traps "an unprotected task on the exempt task's CPU" "$same"
+traps "an unprotected task on cpu1" "$other"
+like "$(cat /tmp/bg.out)" 'counter=1500$' "the exempt task meanwhile: counter right"
+run "the exempt task meanwhile: no penalty ($(field "$(cat /tmp/bg.out)" per_lock_us) us/lock)" \
+	[ "$(field "$(cat /tmp/bg.out)" per_lock_us)" -lt 1000 ]
+is "$(trap_lines slx)" 0 "the exempt task meanwhile: no trap line"
+run "the unprotected ones: the kernel's trap lines" [ "$(trap_lines sldcpu)" -ge 1 ]
+matches "after the side-by-side run"
+
+# ---- SLD on under a protected task: no livelock -----------------------------
+# While the exempt task splits in a tight loop on cpu0 (never off the CPU,
+# so no context switch puts SLD off again first), cpu1 sets bit 29 on cpu0
+# behind sld_compat's back (as a sibling coming online, or the gap before
+# a re-assertion, would). Each #AC then finds SLD on under a protected
+# task: it must be cleared (or the #AC handed back), never "handled" with
+# SLD left on, which would re-execute the lock and trap forever.
+c=$(ac ac_sld_cleared)
+b=$(ac ac_handed_back)
+
+sldhv oncpu 0 /tmp/slx for 6 split > /tmp/ll.out &
+ll=$!
+sleep 0.3
+# All of it on cpu1: a shell or a sleep scheduled on cpu0 would switch the
+# task out and in, and its switch-in would put SLD off before a trap.
+sldhv oncpu 1 sh -c "i=0; while [ \$i -lt 20 ]; do
+	sldcpu msr 0 0x33 $SLD > /dev/null; sleep 0.05; i=\$((i + 1)); done"
+is "$(cat /tmp/ll.out)" "" "the protected task was still splitting when bit 29 was set under it"
+wait_for 300 '[ -s /tmp/ll.out ]'
+kill $ll 2>/dev/null	# a livelocked task, after 30 s
+o=$(cat /tmp/ll.out)
+diag "tight loop: $o"
+like "$o" '^locks=[1-9][0-9]* ' "SLD forced on under a protected task: it finished"
+is "$(field "$o" counter)" "$(field "$o" locks)" "SLD forced on under a protected task: counter right"
+run "each such #AC cleared SLD under it (ac_sld_cleared +$(($(ac ac_sld_cleared) - c)), handed back +$(($(ac ac_handed_back) - b)))" \
+	[ $(($(ac ac_sld_cleared) - c + $(ac ac_handed_back) - b)) -ge 1 ]
+wait
+matches "after the forced re-enables"
+
+echo - > $P/exempt_path
+unload
+sleep 0.1
+c=0
+while [ $c -lt $ncpu ]; do
+	is "$(sldcpu msr $c 0x33)" $SLD "unloaded: cpu$c MSR_TEST_CTRL back to the kernel's bit 29"
+	c=$((c + 1))
+done
+rmmod msr
