@@ -65,12 +65,13 @@ check-stress: deps vmbin
 	VM_STRESS_SECS=$(STRESS_SECS) VM_STRESS_FULL=1 VM_TIMEOUT=3600 bash tests/vm/check.sh
 
 # The enforcing test CPU (tests/qemu/: split-lock detection and kernel IBT
-# in a patched QEMU, built once) proved without sld_compat: tests/vm/t-cpu
-# on each of CPU_KVERS, and on the first with two SMT threads of one core;
+# in a patched QEMU, built once): tests/vm/t-cpu (the CPU without
+# sld_compat, then sld_compat on real traps) on each of CPU_KVERS, and on
+# the first with two SMT threads of one core;
 # t/87-inuse on real traps (an unload refused under a vCPU doing kernel
 # split locks, issue #18); then issue #12's crash on CPU_IBT_KVER and a kernel split lock's on the
 # first (tests/qemu/crash.sh).
-CPU_KVERS ?= 6.1.0-57-amd64 6.12.107+deb12-amd64
+CPU_KVERS ?= 6.1.0-57-amd64 6.1.0-57-rt-amd64 6.12.107+deb12-amd64
 CPU_IBT_KVER ?= 6.12.107+deb12-amd64
 cpu-check: deps vmbin
 	rm -f build/vm-enforcing/*.tap
@@ -117,8 +118,11 @@ dkms-check:
 bench:
 	$(MAKE) -C bench all
 
+# The demo boots the CPU that enforces split-lock detection (tests/qemu);
+# `make demo DEMO_CPU=` boots stock QEMU instead (no #AC to show).
+DEMO_CPU ?= enforcing
 demo: deps vmbin
-	bash tests/vm/vm.sh $(firstword $(KVERS)) demo
+	VM_CPU=$(DEMO_CPU) bash tests/vm/vm.sh $(firstword $(KVERS)) demo
 
 clean:
 	rm -rf build

@@ -9,9 +9,10 @@
  *       kernel to re-enable detection; 0: no sleep at all); prints
  *       "locks=N per_lock_us=U max_us=M counter=C" (C must be N: the #AC
  *       comes before memory changes and the add is then redone once)
- *   sldcpu for SECS split|aligned
- *       locked adds of 1 in a tight loop for SECS seconds; prints
- *       "locks=N counter=C" (C must be N)
+ *   sldcpu forced N
+ *       N times: set bit 29 of this CPU's MSR_TEST_CTRL through
+ *       /dev/cpu/CPU/msr (behind the kernel's back), then one split lock
+ *       at once, with no switch in between; prints "locks=N counter=C"
  *   sldcpu op KIND split|aligned
  *       one locked op of KIND (add inc not neg xadd cmpxchg cmpxchg8b xchg
  *       bts), timed; prints "us=U"
@@ -21,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +34,7 @@ static unsigned char buf[256] __attribute__((aligned(64)));
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldcpu time N split|aligned GAP_US | for SECS split|aligned | op KIND split|aligned | msr CPU REG [VALUE]\n");
+	fprintf(stderr, "usage: sldcpu time N split|aligned GAP_US | forced N | op KIND split|aligned | msr CPU REG [VALUE]\n");
 	return 2;
 }
 
@@ -110,24 +112,6 @@ static int do_time(int n, const char *how, long gap_us)
 	return 0;
 }
 
-static int do_for(int secs, const char *how)
-{
-	uint32_t *p = target(how);
-	uint64_t end = now_ns() + (uint64_t)secs * 1000000000ull;
-	unsigned long n = 0;
-	int i;
-
-	if (!p || secs <= 0)
-		return usage();
-	*p = 0;
-	while (now_ns() < end) {
-		for (i = 0; i < 1024; i++, n++)
-			asm volatile("lock addl $1, %0" : "+m"(*p));
-	}
-	printf("locks=%lu counter=%u\n", n, *p);
-	return 0;
-}
-
 static int do_op(const char *kind, const char *how)
 {
 	void *p = target(how);
@@ -172,12 +156,53 @@ static int do_msr(const char *cpu, const char *reg, const char *val)
 	return 0;
 }
 
+static int set_sld(int fd)
+{
+	uint64_t v;
+
+	if (pread(fd, &v, 8, 0x33) != 8) {
+		perror("rdmsr MSR_TEST_CTRL");
+		return -1;
+	}
+	v |= 1ull << 29;
+	if (pwrite(fd, &v, 8, 0x33) != 8) {
+		perror("wrmsr MSR_TEST_CTRL");
+		return -1;
+	}
+	return 0;
+}
+
+static int do_forced(int n)
+{
+	uint32_t *p = target("split");
+	char path[64];
+	int fd, i;
+
+	if (n <= 0)
+		return usage();
+	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", sched_getcpu());
+	fd = open(path, O_RDWR);
+	if (fd < 0) {
+		perror(path);
+		return 1;
+	}
+	*p = 0;
+	for (i = 0; i < n; i++) {
+		if (set_sld(fd))
+			return 1;
+		asm volatile("lock addl $1, %0" : "+m"(*p));
+	}
+	close(fd);
+	printf("locks=%d counter=%u\n", n, *p);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "time"))
 		return do_time(atoi(argv[2]), argv[3], atol(argv[4]));
-	if (argc == 4 && !strcmp(argv[1], "for"))
-		return do_for(atoi(argv[2]), argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "forced"))
+		return do_forced(atoi(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "op"))
 		return do_op(argv[2], argv[3]);
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "msr"))
