@@ -155,6 +155,7 @@ vm = os.path.join(res, "vm-raw.txt")
 if os.path.exists(vm):
     lines = [l.rstrip("\n").split("\t") for l in open(vm) if l.startswith("BENCH\t")]
     ac = defaultdict(dict)
+    actrap = defaultdict(dict)	# case -> round -> ns per lock
     load = defaultdict(dict)
     loadi = defaultdict(lambda: defaultdict(dict))	# kernel -> case -> round
     # bench ("ctxsw" wall clock, "ctxsw-icount" instructions) -> case -> round
@@ -172,6 +173,8 @@ if os.path.exists(vm):
     for f in lines:
         if f[1] == "ac" and f[4]:
             ac[f[3]][f[2]] = int(f[4])
+        elif f[1] == "actrap" and f[4]:
+            actrap[f[3]][f[2]] = int(f[4])
         elif f[1] == "load" and f[4]:
             load[f[3]][f[2]] = int(f[4])
         elif f[1].startswith("load-icount/") and f[4]:
@@ -218,6 +221,23 @@ set boxwidth 0.6
 set xtics rotate by -20
 plot 'ac.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerrorbars lc rgb 'black' pt 0 notitle
 """)
+    if actrap:
+        rounds = sorted(actrap["exempt"], key=int)
+        out.append("## Real split-lock #AC on the enforcing test CPU (%d rounds; ns per locked "
+                   "add, 30 ms apart)\n" % len(rounds))
+        out.append("| case | ns per lock, median [min .. max] | case / exempt, per round |")
+        out.append("|---|---|---|")
+        for c in ["aligned", "kernel-m1", "kernel-m0", "exempt", "proactive"]:
+            if c not in actrap:
+                continue
+            xs = [actrap[c][r] for r in rounds if r in actrap[c]]
+            ratio = spread([actrap[c][r] / actrap["exempt"][r] for r in rounds if r in actrap[c]],
+                           "{:.2f}")
+            out.append("| %s | %s | %s |" % (c, spread(xs, "{:.0f}"), ratio))
+        out.append("\nkernel-m1/m0: an unprotected program, split_lock_mitigate=1/0 (every lock "
+                   "traps; m1 sleeps 10 ms in each). exempt: exempt by path, its first lock's #AC "
+                   "taken by sld_compat (averaged over the run), none after. proactive: "
+                   "exempt_proactive=Y, no #AC. aligned: no split, the floor.\n")
     if load:
         rounds = load_rounds(load)
         out.append("## insmod cost of the load-time scan in the VM (%d rounds, interleaved)\n" % len(rounds))

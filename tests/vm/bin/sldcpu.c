@@ -7,8 +7,9 @@
  *   sldcpu time N split|aligned GAP_US
  *       N locked adds of 1, each after GAP_US of sleep (time for the
  *       kernel to re-enable detection; 0: no sleep at all); prints
- *       "locks=N per_lock_us=U max_us=M counter=C" (C must be N: the #AC
- *       comes before memory changes and the add is then redone once)
+ *       "locks=N per_lock_us=U per_lock_ns=NS max_us=M counter=C" (C must
+ *       be N: the #AC comes before memory changes and the add is then
+ *       redone once)
  *   sldcpu forced N
  *       N times: set bit 29 of this CPU's MSR_TEST_CTRL through
  *       /dev/cpu/CPU/msr (behind the kernel's back), then one split lock
@@ -106,8 +107,9 @@ static int do_time(int n, const char *how, long gap_us)
 		if (t > max)
 			max = t;
 	}
-	printf("locks=%d per_lock_us=%llu max_us=%llu counter=%u\n", n,
-	       (unsigned long long)(sum / n / 1000),
+	printf("locks=%d per_lock_us=%llu per_lock_ns=%llu max_us=%llu counter=%u\n",
+	       n, (unsigned long long)(sum / n / 1000),
+	       (unsigned long long)(sum / n),
 	       (unsigned long long)(max / 1000), *p);
 	return 0;
 }
