@@ -26,6 +26,23 @@ def spread(xs, fmt="{:.1f}"):
     return (fmt + " [" + fmt + " .. " + fmt + "]").format(med(xs), min(xs), max(xs))
 
 
+
+def case_rows(d, rounds, cases, base_of, rfmt):
+    """Table rows "| case | median [min .. max] | case / base per round |" of
+    d[case][round] into out; base_of(case) None: no ratio. Returns plot lines."""
+    plot = []
+    for c in cases:
+        if c not in d:
+            continue
+        xs = [d[c][r] for r in rounds if r in d[c]]
+        b = base_of(c)
+        ratio = "-"
+        if b:
+            ratio = spread([d[c][r] / d[b][r] for r in rounds if r in d[c]], rfmt)
+        out.append("| %s | %s | %s |" % (c, spread(xs, "{:.0f}"), ratio))
+        plot.append("%s %d %d %d" % (c, med(xs), min(xs), max(xs)))
+    return plot
+
 def gnuplot(script):
     subprocess.run(["gnuplot"], input=script, text=True, check=True, cwd=res)
 
@@ -191,20 +208,14 @@ if os.path.exists(vm):
                    "one ioctl round trip each)\n" % len(rounds))
         out.append("| case | ns median [min .. max] | kernel path / exempt path, per round |")
         out.append("|---|---|---|")
-        plot = []
-        for c in ["exempt-user", "kernel-user-m1", "kernel-user-m0", "exempt-guest",
-                  "kernel-guest-m1", "kernel-guest-m0", "kernel-guest-warn-m1",
-                  "kernel-guest-warn-m0", "null"]:
-            if c not in ac:
-                continue
-            xs = [ac[c][r] for r in rounds if r in ac[c]]
-            base = "exempt-guest" if "guest" in c else "exempt-user"
-            ratio = "-"
-            if c.startswith("kernel"):
-                ratio = spread([ac[c][r] / ac[base][r] for r in rounds if r in ac[c]],
-                               "{:.1f}")
-            out.append("| %s | %s | %s |" % (c, spread(xs, "{:.0f}"), ratio))
-            plot.append("%s %d %d %d" % (c, med(xs), min(xs), max(xs)))
+        def ac_base(c):
+            if not c.startswith("kernel"):
+                return None
+            return "exempt-guest" if "guest" in c else "exempt-user"
+        plot = case_rows(ac, rounds, ["exempt-user", "kernel-user-m1", "kernel-user-m0",
+                                      "exempt-guest", "kernel-guest-m1", "kernel-guest-m0",
+                                      "kernel-guest-warn-m1", "kernel-guest-warn-m0", "null"],
+                         ac_base, "{:.1f}")
         out.append("\nnull = the same ioctl without a handler (syscall + fixture). Under TCG the "
                    "kernel's split-lock mode is off, so its guest path is the SIGBUS branch and does "
                    "not read split_lock_mitigate. kernel-guest-warn: what it runs in warn mode (the "
@@ -227,13 +238,8 @@ plot 'ac.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerror
                    "add, 30 ms apart)\n" % len(rounds))
         out.append("| case | ns per lock, median [min .. max] | case / exempt, per round |")
         out.append("|---|---|---|")
-        for c in ["aligned", "kernel-m1", "kernel-m0", "exempt", "proactive"]:
-            if c not in actrap:
-                continue
-            xs = [actrap[c][r] for r in rounds if r in actrap[c]]
-            ratio = spread([actrap[c][r] / actrap["exempt"][r] for r in rounds if r in actrap[c]],
-                           "{:.2f}")
-            out.append("| %s | %s | %s |" % (c, spread(xs, "{:.0f}"), ratio))
+        case_rows(actrap, rounds, ["aligned", "kernel-m1", "kernel-m0", "exempt", "proactive"],
+                  lambda c: "exempt", "{:.2f}")
         out.append("\nkernel-m1/m0: an unprotected program, split_lock_mitigate=1/0 (every lock "
                    "traps; m1 sleeps 10 ms in each). exempt: exempt by path, its first lock's #AC "
                    "taken by sld_compat (averaged over the run), none after. proactive: "
