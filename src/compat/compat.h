@@ -34,6 +34,19 @@ static inline bool sld_cpu_has_bus_lock_detect(void)
 }
 
 /*
+ * Did the kernel verify the module's signature? mod->sig_ok exists only
+ * with CONFIG_MODULE_SIG; without it nothing was verified.
+ */
+static inline bool sld_module_sig_ok(const struct module *mod)
+{
+#ifdef CONFIG_MODULE_SIG
+	return mod->sig_ok;
+#else
+	return false;
+#endif
+}
+
+/*
  * Where a loaded module's text lives. 6.4 replaced core_layout and
  * init_layout by mod->mem[]. Each region holds all of the module's
  * executable sections back to back.
