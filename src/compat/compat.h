@@ -8,6 +8,7 @@
 #ifndef SLD_COMPAT_COMPAT_H
 #define SLD_COMPAT_COMPAT_H
 
+#include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/uaccess.h>
 #include <asm/cpufeature.h>
@@ -43,6 +44,16 @@ static inline bool sld_module_sig_ok(const struct module *mod)
 	return mod->sig_ok;
 #else
 	return false;
+#endif
+}
+
+/* An inode's ctime: inode_get_ctime() since 6.6, i_ctime before. */
+static inline struct timespec64 sld_inode_ctime(const struct inode *ino)
+{
+#ifdef HAVE_INODE_GET_CTIME
+	return inode_get_ctime(ino);
+#else
+	return ino->i_ctime;
 #endif
 }
 
