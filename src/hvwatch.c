@@ -14,6 +14,10 @@
  * watched module's entry is known, the generic probe goes idle: from then
  * on other tasks' ioctls pay nothing.
  *
+ * Who is protected (README, "trust model"): a profiled module's tasks only
+ * when they enter its run path; a generic one's only through a file opened
+ * for writing on a character device node owned by root (file_trusted()).
+ *
  * Profiles: for hypervisors we know, a narrower entry is hooked at once
  * when the module loads, without learning:
  *   vmmon    Vmx86_RunVM, the worker of IOCTL_VMX86_RUN_VM (the ioctl
@@ -96,10 +100,31 @@ void sld_hv_name(int slot, char *buf, size_t size)
 
 /* ---- the probes (atomic) ---------------------------------------------------------- */
 
+/*
+ * Without a profile we do not know which ioctl runs a guest, so the file
+ * decides: opened for writing, on a character device node owned by root.
+ * Who may open such a node for writing is what its mode (or the vendor's
+ * udev rule) says the admin grants: driving that hypervisor. Opened
+ * read-only (status queries), or through a node a user created or owns
+ * (mknod in a user namespace, a chown'ed copy), it proves nothing, and
+ * protection switches a machine-wide defence off for the caller.
+ */
+static bool file_trusted(const struct file *f)
+{
+	const struct inode *ino = file_inode(f);
+
+	return (f->f_mode & FMODE_WRITE) && S_ISCHR(ino->i_mode) &&
+	       uid_eq(ino->i_uid, GLOBAL_ROOT_UID);
+}
+
 static int entry_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct hv_entry *e = container_of(kp, struct hv_entry, kp);
 
+	/* A learned entry is f_op->unlocked_ioctl(file, cmd, arg). */
+	if (READ_ONCE(e->via) == VIA_LEARNED &&
+	    !file_trusted((struct file *)regs->di))
+		return 0;
 	sld_task_protect(SLD_WHY_HV, e - hv);
 	return 0;
 }
@@ -149,7 +174,11 @@ static int learn_pre(struct kprobe *kp, struct pt_regs *regs)
 	for (i = 0; i < HV_MAX; i++) {
 		if (READ_ONCE(hv[i].mod) != owner)
 			continue;
-		sld_task_protect(SLD_WHY_HV, i);
+		/* A profiled module protects through its run path only. */
+		if (READ_ONCE(hv[i].via) == VIA_PROFILE)
+			break;
+		if (file_trusted(f))
+			sld_task_protect(SLD_WHY_HV, i);
 		if (fops->unlocked_ioctl &&
 		    !cmpxchg(&hv[i].learned, 0,
 			     (unsigned long)fops->unlocked_ioctl))
@@ -171,10 +200,12 @@ static int place(struct hv_entry *e, unsigned long addr, enum hv_via via)
 	memset(&e->kp, 0, sizeof(e->kp));
 	e->kp.addr = (kprobe_opcode_t *)addr;
 	e->kp.pre_handler = entry_pre;
+	/* Before it can fire: entry_pre() and learn_pre() read it. */
+	WRITE_ONCE(e->via, via);
 	e->kp_err = register_kprobe(&e->kp);
 	e->kp_on = !e->kp_err;
-	if (e->kp_on)
-		e->via = via;
+	if (!e->kp_on)
+		WRITE_ONCE(e->via, VIA_NONE);
 	if (!READ_ONCE(sld_knobs.enabled) && e->kp_on)
 		disable_kprobe(&e->kp);
 	return e->kp_err;
