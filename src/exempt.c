@@ -49,8 +49,10 @@
  * generation is what NFS file handles use for the same reason (ext4,
  * xfs, btrfs and tmpfs draw it at random per new inode); ctime covers
  * filesystems that leave it 0 (ramfs) and also ends the match when the
- * file itself is rewritten, chmod'ed or chown'ed: what is exempt is the
- * file as it was when the admin named it. Holding the inode instead
+ * file itself is rewritten, chmod'ed or chown'ed (at the filesystem's
+ * timestamp granularity: a change within the same second, on ext2's
+ * small inodes, goes unseen): what is exempt is the file as it was when
+ * the admin named it. Holding the inode instead
  * would keep a deleted binary's blocks allocated and its filesystem busy.
  */
 struct file_id {
