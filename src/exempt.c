@@ -5,10 +5,11 @@
  *
  *   exempt_comm    task names (what ps shows, at most 15 characters)
  *   exempt_path    executables, by absolute path; the path is resolved
- *                  when written and matched by device and inode, so a
- *                  symlink or a hard link to the same file matches too,
- *                  and a binary replaced later (a package upgrade) needs
- *                  the knob written again
+ *                  when written and matched by the file it named then
+ *                  (struct file_id), so a symlink or a hard link to the
+ *                  same file matches too, and a binary replaced or
+ *                  changed later (a package upgrade) needs the knob
+ *                  written again
  *   exempt_cgroup  cgroup v2 directories; a task in one of them or below
  *   exempt_proactive  N: an exempt task is protected from its first split
  *                  lock on; Y: from exec, before any split lock
@@ -33,6 +34,7 @@
 #include <linux/string.h>
 
 #include "sld_compat.h"
+#include "compat/compat.h"
 #include "knobs.h"
 
 #define COMM_MAX	32
@@ -40,10 +42,39 @@
 #define PATH_LEN	255
 #define CGROUP_MAX	16
 
+/*
+ * The file, not just its number: a deleted binary's inode number is
+ * handed to the next file created on that filesystem (ext4 takes the
+ * lowest free one), and that file must not inherit the exemption. The
+ * generation is what NFS file handles use for the same reason (ext4,
+ * xfs, btrfs and tmpfs draw it at random per new inode); ctime covers
+ * filesystems that leave it 0 (ramfs) and also ends the match when the
+ * file itself is rewritten, chmod'ed or chown'ed (at the filesystem's
+ * timestamp granularity: a change within the same second, on ext2's
+ * small inodes, goes unseen): what is exempt is the file as it was when
+ * the admin named it. Holding the inode instead
+ * would keep a deleted binary's blocks allocated and its filesystem busy.
+ */
 struct file_id {
 	dev_t dev;
 	unsigned long ino;
+	u32 gen;
+	struct timespec64 ctime;
 };
+
+static void file_id_of(const struct inode *ino, struct file_id *id)
+{
+	id->dev = ino->i_sb->s_dev;
+	id->ino = ino->i_ino;
+	id->gen = ino->i_generation;
+	id->ctime = sld_inode_ctime(ino);
+}
+
+static bool file_id_eq(const struct file_id *a, const struct file_id *b)
+{
+	return a->ino == b->ino && a->dev == b->dev && a->gen == b->gen &&
+	       timespec64_equal(&a->ctime, &b->ctime);
+}
 
 /* A list whose entries are resolved when written: paths or cgroups. */
 struct resolved {
@@ -82,7 +113,7 @@ static bool comm_match(const struct task_struct *t)
 static bool path_match(const struct task_struct *t)
 {
 	const struct resolved *p = rcu_dereference(paths);
-	const struct inode *ino;
+	struct file_id id;
 	struct file *exe;
 	unsigned int i;
 
@@ -91,10 +122,9 @@ static bool path_match(const struct task_struct *t)
 	exe = rcu_dereference(t->mm->exe_file);
 	if (!exe)
 		return false;
-	ino = file_inode(exe);
+	file_id_of(file_inode(exe), &id);
 	for (i = 0; i < p->names->n; i++)
-		if (p->id[i].ino == ino->i_ino &&
-		    p->id[i].dev == ino->i_sb->s_dev)
+		if (file_id_eq(&p->id[i], &id))
 			return true;
 	return false;
 }
@@ -282,8 +312,7 @@ static int path_resolve(struct resolved *r, unsigned int i, const char **why)
 	if (err) {
 		*why = "not a regular file";
 	} else {
-		r->id[i].dev = ino->i_sb->s_dev;
-		r->id[i].ino = ino->i_ino;
+		file_id_of(ino, &r->id[i]);
 	}
 	path_put(&p);
 	return err;

@@ -9,9 +9,14 @@
  * from another file, so it is never inlined; vfs_ioctl, the obvious
  * place, is inlined into sys_ioctl on Debian's kernels and its probe never
  * fires) compares file->f_op->owner with the watched modules. The first hit protects the caller and tells us the entry,
- * f_op->unlocked_ioctl; a work item then places a kprobe on that function
- * itself and, once every watched module's entry is known, the vfs_ioctl
- * probe goes idle: from then on other tasks' ioctls pay nothing.
+ * f_op->unlocked_ioctl; the caller itself then places a kprobe on that
+ * function before its ioctl returns (see learn_queue()) and, once every
+ * watched module's entry is known, the generic probe goes idle: from then
+ * on other tasks' ioctls pay nothing.
+ *
+ * Who is protected (README, "trust model"): a profiled module's tasks only
+ * when they enter its run path; a generic one's only through a file opened
+ * for writing on a character device node owned by root (file_trusted()).
  *
  * Profiles: for hypervisors we know, a narrower entry is hooked at once
  * when the module loads, without learning:
@@ -29,6 +34,8 @@
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/sched/task.h>
+#include <linux/task_work.h>
 #include <linux/workqueue.h>
 
 #include "sld_compat.h"
@@ -100,12 +107,65 @@ void sld_hv_name(int slot, char *buf, size_t size)
 
 /* ---- the probes (atomic) ---------------------------------------------------------- */
 
+/*
+ * Without a profile we do not know which ioctl runs a guest, so the file
+ * decides: opened for writing, on a character device node owned by root.
+ * Who may open such a node for writing is what its mode (or the vendor's
+ * udev rule) says the admin grants: driving that hypervisor. Opened
+ * read-only (status queries), or through a node a user created or owns
+ * (mknod in a user namespace, a chown'ed copy), it proves nothing, and
+ * protection switches a machine-wide defence off for the caller.
+ */
+static bool file_trusted(const struct file *f)
+{
+	const struct inode *ino = file_inode(f);
+
+	return (f->f_mode & FMODE_WRITE) && S_ISCHR(ino->i_mode) &&
+	       uid_eq(ino->i_uid, GLOBAL_ROOT_UID);
+}
+
 static int entry_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct hv_entry *e = container_of(kp, struct hv_entry, kp);
 
+	/* A learned entry is f_op->unlocked_ioctl(file, cmd, arg). */
+	if (READ_ONCE(e->via) == VIA_LEARNED &&
+	    !file_trusted((struct file *)regs->di))
+		return 0;
 	sld_task_protect(SLD_WHY_HV, e - hv);
 	return 0;
+}
+
+/*
+ * The learned entry is hooked by the task that made the first ioctl,
+ * before that ioctl returns to user space (task_work), not by a work item
+ * later: register_kprobe() holds a reference on the probed module while
+ * it works, and a kworker doing so after the ioctl returned made an
+ * immediate `rmmod` of the hypervisor fail with EAGAIN. The caller holds
+ * the module through its open file anyway until its ioctl has returned.
+ * One task at a time (learn_tw_busy); others, kernel threads and exiting
+ * tasks fall back to the work item. learn_tw_fn() holds a reference on
+ * sld_compat (taken here) so that it never runs from freed text.
+ */
+static void learn_tw_fn(struct callback_head *cb);
+static struct callback_head learn_tw = { .func = learn_tw_fn };
+static atomic_t learn_tw_busy = ATOMIC_INIT(0);
+
+static void learn_queue(void)
+{
+	if ((current->flags & (PF_KTHREAD | PF_EXITING)) ||
+	    atomic_cmpxchg(&learn_tw_busy, 0, 1))
+		goto fallback;
+	if (!try_module_get(THIS_MODULE))
+		goto unbusy;
+	init_task_work(&learn_tw, learn_tw_fn);
+	if (!task_work_add(current, &learn_tw, TWA_RESUME))
+		return;
+	module_put(THIS_MODULE);
+unbusy:
+	atomic_set(&learn_tw_busy, 0);
+fallback:
+	schedule_work(&learn_work);
 }
 
 /* int security_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg) */
@@ -121,12 +181,15 @@ static int learn_pre(struct kprobe *kp, struct pt_regs *regs)
 	for (i = 0; i < HV_MAX; i++) {
 		if (READ_ONCE(hv[i].mod) != owner)
 			continue;
-		sld_task_protect(SLD_WHY_HV, i);
-		if (!READ_ONCE(hv[i].learned) && fops->unlocked_ioctl) {
-			WRITE_ONCE(hv[i].learned,
-				   (unsigned long)fops->unlocked_ioctl);
-			schedule_work(&learn_work);
-		}
+		/* A profiled module protects through its run path only. */
+		if (READ_ONCE(hv[i].via) == VIA_PROFILE)
+			break;
+		if (file_trusted(f))
+			sld_task_protect(SLD_WHY_HV, i);
+		if (fops->unlocked_ioctl &&
+		    !cmpxchg(&hv[i].learned, 0,
+			     (unsigned long)fops->unlocked_ioctl))
+			learn_queue();
 		break;
 	}
 	return 0;
@@ -144,10 +207,12 @@ static int place(struct hv_entry *e, unsigned long addr, enum hv_via via)
 	memset(&e->kp, 0, sizeof(e->kp));
 	e->kp.addr = (kprobe_opcode_t *)addr;
 	e->kp.pre_handler = entry_pre;
+	/* Before it can fire: entry_pre() and learn_pre() read it. */
+	WRITE_ONCE(e->via, via);
 	e->kp_err = register_kprobe(&e->kp);
 	e->kp_on = !e->kp_err;
-	if (e->kp_on)
-		e->via = via;
+	if (!e->kp_on)
+		WRITE_ONCE(e->via, VIA_NONE);
 	if (!hv_armed && e->kp_on)
 		disable_kprobe(&e->kp);
 	return e->kp_err;
@@ -173,7 +238,7 @@ static bool in_module_text(struct module *mod, unsigned long addr)
 	return within_module_core(addr, mod);
 }
 
-static void learn_fn(struct work_struct *w)
+static void learn_all(void)
 {
 	unsigned int i;
 
@@ -196,6 +261,27 @@ static void learn_fn(struct work_struct *w)
 	}
 	update_learning();
 	mutex_unlock(&hv_mutex);
+}
+
+static void learn_fn(struct work_struct *w)
+{
+	learn_all();
+}
+
+/*
+ * In the task that learned, on its way back to user space. The put is
+ * the last thing it does: until then sld_compat cannot begin to unload.
+ * After it only this function's return remains; an unload would have to
+ * run to its end (hooks' grace periods, stop_machine(), freeing) while
+ * this task sits preempted on that return. The kernel offers a module
+ * no way to drop its own last reference from a callback of its own
+ * (kthreads have module_put_and_kthread_exit()); this is the narrowest.
+ */
+static void learn_tw_fn(struct callback_head *cb)
+{
+	learn_all();
+	atomic_set(&learn_tw_busy, 0);
+	module_put(THIS_MODULE);
 }
 
 static void try_profile(struct hv_entry *e)

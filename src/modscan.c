@@ -42,6 +42,7 @@
 #include "sld_compat.h"
 #include "compat/compat.h"
 #include "x86scan.h"
+#include "trust.h"
 
 #define MAX_SECS	16
 #define SEC_NAME_LEN	24
@@ -93,6 +94,7 @@ struct modrec {
 	unsigned int flags;
 	struct sld_policy_hold pol;	/* what the policy gave it */
 	bool modinfo_safe, imports;
+	enum sld_claim claim;	/* what its sld_safe tag counted for */
 	unsigned int nsec;
 	char sec[MAX_SECS][SEC_NAME_LEN];
 	u8 first_sec[X86_F_COUNT];
@@ -337,7 +339,9 @@ static void classify(struct modrec *rec)
 {
 	struct sld_facts f = {
 		.name = rec->name,
-		.modinfo_safe = rec->modinfo_safe,
+		/* trust_sld_safe (trust.c): Y, signed or N */
+		.modinfo_safe = sld_claim_honoured(rec->claim =
+			sld_trust_decide(rec->mod, rec->modinfo_safe)),
 		.imports_guest_handler = rec->imports,
 		.admin = sld_registry_admin(rec->name),
 		.vendor = sld_registry_vendor(rec->name),
@@ -392,9 +396,12 @@ static int describe_first(const struct modrec *rec, char *buf, size_t size,
 /* Called with records_lock held. Returns -EPERM to refuse. */
 static int apply_policy(struct modrec *rec, bool can_refuse)
 {
-	char first[64], what[160];
+	char first[64], what[160], why[96];
 	unsigned int ch;
 
+	sld_claim_reason(rec->claim, rec->reason, why, sizeof(why));
+	if (rec->verdict == SLD_V_SAFE && rec->claim != SLD_CLAIM_NONE)
+		pr_info("%s: sld_safe (%s)\n", rec->name, why);
 	if (rec->verdict != SLD_V_HYPERVISOR)
 		return 0;
 	describe_first(rec, first, sizeof(first), " at ");
@@ -405,8 +412,8 @@ static int apply_policy(struct modrec *rec, bool can_refuse)
 	}
 	ch = sld_policy_move(&rec->pol, rec->mod, true);
 	pr_info("%s: %s (%s), first %s, policy %s\n", rec->name,
-		sld_verdict_name(rec->verdict), sld_reason_name(rec->reason),
-		first, sld_policy_name(sld_policy()));
+		sld_verdict_name(rec->verdict), why, first,
+		sld_policy_name(sld_policy()));
 	if (ch & SLD_PC_LATE) {
 		sld_policy_changes(SLD_PC_LATE, what, sizeof(what));
 		pr_warn("%s: %s\n", rec->name, what);
@@ -562,25 +569,29 @@ static bool redecide_one(struct modrec *r, const char *why)
 {
 	enum sld_verdict v = r->verdict;
 	enum sld_reason reason = r->reason;
-	char what[192], was[64] = "";
+	enum sld_claim claim = r->claim;
+	char what[192], was[112] = "", rsn[96];
 	unsigned int ch;
 
 	classify(r);
 	ch = sld_policy_move(&r->pol, r->mod, r->verdict == SLD_V_HYPERVISOR);
 	if (v == r->verdict && reason == r->reason && !ch)
 		return false;
-	if (v != r->verdict || reason != r->reason)
+	if (v != r->verdict || reason != r->reason) {
+		sld_claim_reason(claim, reason, rsn, sizeof(rsn));
 		snprintf(was, sizeof(was), "%s (%s) -> ", sld_verdict_name(v),
-			 sld_reason_name(reason));
+			 rsn);
+	}
+	sld_claim_reason(r->claim, r->reason, rsn, sizeof(rsn));
 	if (!sld_policy_changes(ch, what, sizeof(what)))
 		strscpy(what, "nothing else changed", sizeof(what));
 	if (ch & SLD_PC_LATE)
 		pr_warn("%s: %s: %s%s (%s), policy %s: %s\n", why, r->name, was,
-			sld_verdict_name(r->verdict), sld_reason_name(r->reason),
+			sld_verdict_name(r->verdict), rsn,
 			sld_policy_name(sld_policy()), what);
 	else
 		pr_info("%s: %s: %s%s (%s), policy %s: %s\n", why, r->name, was,
-			sld_verdict_name(r->verdict), sld_reason_name(r->reason),
+			sld_verdict_name(r->verdict), rsn,
 			sld_policy_name(sld_policy()), what);
 	return true;
 }
@@ -736,6 +747,8 @@ static int rec_show(struct seq_file *m, void *v)
 	seq_puts(m, rec->flags & RF_SYMTAB ? ",symtab" : ",no-symtab");
 	if (rec->flags & RF_TRUNC)
 		seq_puts(m, ",sections-truncated");
+	if (rec->claim != SLD_CLAIM_NONE)
+		seq_printf(m, ",%s", sld_claim_flag(rec->claim));
 	if (rec->pol.watched)
 		seq_puts(m, ",watched");
 	if (rec->pol.disabled)

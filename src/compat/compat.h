@@ -8,6 +8,7 @@
 #ifndef SLD_COMPAT_COMPAT_H
 #define SLD_COMPAT_COMPAT_H
 
+#include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/uaccess.h>
 #include <asm/cpufeature.h>
@@ -30,6 +31,29 @@ static inline bool sld_cpu_has_bus_lock_detect(void)
 	return boot_cpu_has(X86_FEATURE_BUS_LOCK_DETECT);
 #else
 	return false;
+#endif
+}
+
+/*
+ * Did the kernel verify the module's signature? mod->sig_ok exists only
+ * with CONFIG_MODULE_SIG; without it nothing was verified.
+ */
+static inline bool sld_module_sig_ok(const struct module *mod)
+{
+#ifdef CONFIG_MODULE_SIG
+	return mod->sig_ok;
+#else
+	return false;
+#endif
+}
+
+/* An inode's ctime: inode_get_ctime() since 6.6, i_ctime before. */
+static inline struct timespec64 sld_inode_ctime(const struct inode *ino)
+{
+#ifdef HAVE_INODE_GET_CTIME
+	return inode_get_ctime(ino);
+#else
+	return ino->i_ctime;
 #endif
 }
 

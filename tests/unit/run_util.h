@@ -129,6 +129,7 @@ static void make_loaded(void)
 	put(P "exempt_path", "-\n");
 	put(P "exempt_cgroup", "-\n");
 	put(P "exempt_proactive", "N\n");
+	put(P "trust_sld_safe", "Y\n");
 	put(S "version", "0.1.0\n");
 	put(S "sld_mode", "warn\n");
 	put(S "degraded", "none\n");

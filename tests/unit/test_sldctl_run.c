@@ -238,7 +238,7 @@ static const struct bad policy_get_bad[] = {
 	{ { "VERBOSE" }, "unknown policy knob 'VERBOSE'" },
 	{ { "verbose", "verbose" }, "'verbose' given twice" },
 	{ { "-1" }, "unknown option '-1'" },
-	{ { "a", "b", "c", "d", "e" }, "unexpected argument 'e'" },
+	{ { "a", "b", "c", "d", "e", "f" }, "unexpected argument 'f'" },
 	{ { "%s" }, "unknown policy knob '%s'" },
 };
 

@@ -216,6 +216,18 @@ deps_of() {	# deps_of NAME: NAME's dependency closure, dependencies first
 	for d in $(modinfo -F depends "$f" | tr , ' '); do deps_of "$d"; done
 	echo "$f"
 }
+# t/49-trust.sh: a disk filesystem that hands a deleted file's inode
+# number to the next file (ext4 driving ext2, on a loop device; it needs
+# the crc32c driver even without checksums), in load
+# order (/kmod/fs/order).
+if [ "$mode" != bench ]; then
+	mkdir -p "$root/kmod/fs"
+	seen=
+	{ deps_of loop; deps_of crc32c_generic; deps_of ext4; } | while read -r f; do
+		unpack_ko "$f" "$root/kmod/fs"
+		basename "${f%.xz}" .ko >> "$root/kmod/fs/order"
+	done
+fi
 if [ "$mode" = bench ]; then
 	mkdir -p "$root/tests/bench" "$root/kmod/big"
 	for b in ${BENCH_ONLY:-*}; do cp "$top"/bench/vm/$b.sh "$root/tests/bench/"; done

@@ -94,6 +94,15 @@ static int exempt_list(int argc, char **argv)
 	"  (prctl PR_SET_NAME): every local user can obtain this exemption. On a\n" \
 	"  multi-user host prefer --path (an executable users cannot write) or --cgroup.\n"
 
+/*
+ * exempt_path names the file as it is when written (device, inode,
+ * generation, ctime): a replaced or changed binary needs adding again.
+ */
+#define PATH_BOUND \
+	"sldctl: note: exempt_path matches this file as it is now, not whatever later\n" \
+	"  bears its name: after the binary is replaced, rewritten, chmod'ed or chown'ed,\n" \
+	"  add it again. Whoever can write the file decides what runs exempt.\n"
+
 static int exempt_edit(int argc, char **argv, bool add)
 {
 	static const struct cli_opt opts[] = {
@@ -139,6 +148,8 @@ static int exempt_edit(int argc, char **argv, bool add)
 		rc = admin_changes_apply(&a, ch, nch);
 	if (!rc && add && cli_get(&c, "comm")->n)
 		fputs(COMM_FORGEABLE, stderr);
+	if (!rc && add && cli_get(&c, "path")->n)
+		fputs(PATH_BOUND, stderr);
 	return admin_end(&a, rc);
 }
 

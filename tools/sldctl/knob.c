@@ -27,6 +27,8 @@ static const struct knob_def knobs[] = {
 	{ "on_hypervisor", KNOB_SCALAR, "protect, disable, refuse or log",
 	  knob_check_policy, false },
 	{ "exempt_proactive", KNOB_SCALAR, "Y or N", knob_check_bool, false },
+	{ "trust_sld_safe", KNOB_SCALAR, "Y, signed or N", knob_check_trust,
+	  false },
 	{ "safe_modules", KNOB_LIST, "module name", knob_check_module, false },
 	{ "hypervisor_modules", KNOB_LIST, "module name", knob_check_module,
 	  false },
@@ -191,6 +193,14 @@ int knob_check_policy(char *v, char *why, size_t n)
 			return 0;
 	return why_set(why, n, "'%s' is not protect, disable, refuse or log",
 		       sldctl_q(v));
+}
+
+/* trust_sld_safe: exactly as the module spells it (no y/1 forms). */
+int knob_check_trust(char *v, char *why, size_t n)
+{
+	if (!strcmp(v, "Y") || !strcmp(v, "signed") || !strcmp(v, "N"))
+		return 0;
+	return why_set(why, n, "'%s' is not Y, signed or N", sldctl_q(v));
 }
 
 /* ---- lists ------------------------------------------------------------ */

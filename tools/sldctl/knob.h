@@ -43,6 +43,7 @@ int knob_check_cgroup(char *v, char *why, size_t n);
 int knob_check_bool(char *v, char *why, size_t n);	/* -> "Y"/"N" */
 int knob_check_verbose(char *v, char *why, size_t n);
 int knob_check_policy(char *v, char *why, size_t n);
+int knob_check_trust(char *v, char *why, size_t n);
 /* The path/cgroup exists (regular file / directory) under the root. */
 int knob_check_exists(const struct knob_def *d, const char *v, char *why,
 		      size_t n);

@@ -15,6 +15,7 @@ bool modchange_knob(const char *knob)
 {
 	static const char *const knobs[] = {
 		"on_hypervisor", "safe_modules", "hypervisor_modules", "enabled",
+		"trust_sld_safe",
 	};
 	size_t i;
 

@@ -5,8 +5,8 @@
  *   policy get [--json] [KNOB...]       (default: all of them)
  *   policy set [--persist] [--config FILE] [KNOB] VALUE
  *
- * KNOB is on_hypervisor (the default), enabled, verbose or
- * exempt_proactive. Exit: 0 done, 1 the module refused the value,
+ * KNOB is on_hypervisor (the default), enabled, verbose,
+ * exempt_proactive or trust_sld_safe. Exit: 0 done, 1 the module refused the value,
  * 2 bad input, not root, not loaded without --persist, unknown knob.
  */
 #include <stdio.h>
@@ -19,6 +19,7 @@
 
 static const char *const scalars[] = {
 	"on_hypervisor", "enabled", "verbose", "exempt_proactive",
+	"trust_sld_safe",
 };
 
 #define NSCALARS	(sizeof(scalars) / sizeof(scalars[0]))
@@ -29,7 +30,7 @@ static const struct knob_def *scalar(const struct cli *c, const char *name)
 
 	if (d && d->kind == KNOB_SCALAR)
 		return d;
-	fprintf(stderr, "sldctl %s: unknown policy knob '%s' (one of: on_hypervisor, enabled, verbose, exempt_proactive)\n",
+	fprintf(stderr, "sldctl %s: unknown policy knob '%s' (one of: on_hypervisor, enabled, verbose, exempt_proactive, trust_sld_safe)\n",
 		c->cmd, sldctl_q(name));
 	return NULL;
 }

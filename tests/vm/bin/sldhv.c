@@ -8,7 +8,9 @@
  *                                 one RUN ioctl (SPLIT_LOCKS kernel-mode
  *                                 split locks per loop); prints "rc=R
  *                                 handled=H cpu=C sigbus=S us=T"
- *   sldhv nop DEV                 a management ioctl; prints OK
+ *   sldhv nop DEV [ro|PATH]       a management ioctl; prints OK. ro: on a
+ *                                 file opened read-only; PATH (absolute):
+ *                                 through that node instead of /dev/DEV
  *   sldhv runread DEV SPIN_US FILE
  *                                 RUN, then (still the same, now protected
  *                                 task, running) print FILE
@@ -201,9 +203,24 @@ static int cmd_nop(int argc, char **argv)
 {
 	int fd;
 
-	if (argc != 3)
+	if (argc != 3 && argc != 4)
 		return usage();
-	fd = open_dev(argv[2]);
+	if (argc == 3) {
+		fd = open_dev(argv[2]);
+	} else {
+		char path[64];
+		int ro = !strcmp(argv[3], "ro");
+
+		if (ro)
+			snprintf(path, sizeof(path), "/dev/%s", argv[2]);
+		else
+			snprintf(path, sizeof(path), "%s", argv[3]);
+		fd = open(path, ro ? O_RDONLY : O_RDWR);
+		if (fd < 0) {
+			printf("%s\n", strerrorname_np(errno));
+			return 1;
+		}
+	}
 	printf("%s\n", ioctl(fd, FX_HV_NOP) ? strerrorname_np(errno) : "OK");
 	return 0;
 }

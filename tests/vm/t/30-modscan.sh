@@ -38,7 +38,7 @@ check_fx fx_vmlaunch "hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@$
 like "$(new_dmesg)" "sld_compat: fx_vmlaunch: hypervisor \(vmx-text\), first vmlaunch at $T, policy protect" \
 	"protect: one info line names module, verdict and first finding"
 check_fx fx_vmxon "hypervisor vmx-text vmx=3 svm=0 cr=0 dr=0 first=vmxon@$T $F,watched,loaded$"
-check_fx fx_safe "sld_safe modinfo-sld-safe vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@$T $F,loaded$"
+check_fx fx_safe "sld_safe modinfo-sld-safe vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@$T $F,sld_safe-unsigned,loaded$"
 check_fx vmmon "hypervisor known-hypervisor vmx=0 svm=0 cr=0 dr=0 first=- $F,watched,loaded$"
 check_fx fx_movcr4 "clean none vmx=0 svm=0 cr=1 dr=0 first=mov-cr4@$T $F,loaded$"
 check_fx fx_svm "svm-only svm-text vmx=0 svm=1 cr=0 dr=0 first=vmrun@$T $F,loaded$"
