@@ -37,6 +37,7 @@
 #include <linux/sched/task.h>
 #include <linux/task_work.h>
 #include <linux/workqueue.h>
+#include <asm/ibt.h>
 
 #include "sld_compat.h"
 
@@ -144,11 +145,11 @@ static int entry_pre(struct kprobe *kp, struct pt_regs *regs)
  * immediate `rmmod` of the hypervisor fail with EAGAIN. The caller holds
  * the module through its open file anyway until its ioctl has returned.
  * One task at a time (learn_tw_busy); others, kernel threads and exiting
- * tasks fall back to the work item. learn_tw_fn() holds a reference on
+ * tasks fall back to the work item. The callback holds a reference on
  * sld_compat (taken here) so that it never runs from freed text.
  */
-static void learn_tw_fn(struct callback_head *cb);
-static struct callback_head learn_tw = { .func = learn_tw_fn };
+void sld_learn_tw_entry(struct callback_head *cb);
+static struct callback_head learn_tw = { .func = sld_learn_tw_entry };
 static atomic_t learn_tw_busy = ATOMIC_INIT(0);
 
 static void learn_queue(void)
@@ -158,7 +159,7 @@ static void learn_queue(void)
 		goto fallback;
 	if (!try_module_get(THIS_MODULE))
 		goto unbusy;
-	init_task_work(&learn_tw, learn_tw_fn);
+	init_task_work(&learn_tw, sld_learn_tw_entry);
 	if (!task_work_add(current, &learn_tw, TWA_RESUME))
 		return;
 	module_put(THIS_MODULE);
@@ -269,20 +270,34 @@ static void learn_fn(struct work_struct *w)
 }
 
 /*
- * In the task that learned, on its way back to user space. The put is
- * the last thing it does: until then sld_compat cannot begin to unload.
- * After it only this function's return remains; an unload would have to
- * run to its end (hooks' grace periods, stop_machine(), freeing) while
- * this task sits preempted on that return. The kernel offers a module
- * no way to drop its own last reference from a callback of its own
- * (kthreads have module_put_and_kthread_exit()); this is the narrowest.
+ * In the task that learned, on its way back to user space:
+ * sld_learn_tw_entry() runs sld_learn_tw_body(), then drops the reference
+ * learn_queue() took with a jump to module_put(), not a call: module_put()
+ * returns straight into task_work_run(). Once the reference is gone no
+ * instruction of ours is left to run, so an unload can never free text
+ * under this task however long it is preempted (a C tail call would do
+ * the same, but the compiler does not promise one). task_work_run()
+ * calls the entry through a pointer: ENDBR for IBT; its address is taken
+ * (init_task_work), so it is never sealed.
  */
-static void learn_tw_fn(struct callback_head *cb)
+void sld_learn_tw_body(void);
+void sld_learn_tw_body(void)
 {
 	learn_all();
 	atomic_set(&learn_tw_busy, 0);
-	module_put(THIS_MODULE);
 }
+
+asm(".pushsection .text, \"ax\"\n"
+    ".type sld_learn_tw_entry, @function\n"
+    ".globl sld_learn_tw_entry\n"
+    ".balign 16\n"
+    "sld_learn_tw_entry:\n"
+    ASM_ENDBR
+    "call sld_learn_tw_body\n"
+    "leaq __this_module(%rip), %rdi\n"
+    "jmp module_put\n"
+    ".size sld_learn_tw_entry, .-sld_learn_tw_entry\n"
+    ".popsection\n");
 
 static void try_profile(struct hv_entry *e)
 {
