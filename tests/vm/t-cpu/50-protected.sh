@@ -11,24 +11,10 @@
 . /tests/lib.sh
 
 SLD=0x20000000
-insmod /kmod/msr.ko allow_writes=on
+insmod /kmod/msr.ko allow_writes=on	# before msr_matches loads it without
 echo 1 > /proc/sys/kernel/split_lock_mitigate
 cp "$(command -v sldcpu)" /tmp/slx	# the exempt program: exempt_path
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
-# matches WHEN: every CPU's MSR_TEST_CTRL is what the account says: bit 29
-# exactly where it says sld=on, no other bit.
-matches() {
-	sleep 0.1	# the kernel's own re-enable work (2 jiffies) is done
-	_c=0
-	while [ $_c -lt $ncpu ]; do
-		case $(sed -n "s/^cpu$_c .* sld=\([a-z]*\) .*/\1/p" $ACCT) in
-		on) _want=$SLD ;;
-		*) _want=0x0 ;;
-		esac
-		is "$(sldcpu msr $_c 0x33)" $_want "$1: cpu$_c MSR_TEST_CTRL as the account says"
-		_c=$((_c + 1))
-	done
-}
 # traps WHAT OUT: OUT (sldcpu time) paid the kernel's 10 ms per lock.
 traps() {
 	run "$1 traps with the kernel's penalty ($(field "$2" per_lock_us) us/lock)" \
@@ -38,7 +24,7 @@ trap_lines() { new_dmesg | grep -c "$1/[0-9]* took a split_lock trap"; }
 
 load
 echo /tmp/slx > $P/exempt_path
-matches "loaded, no task protected"
+msr_matches "loaded, no task protected"
 
 # ---- 1000 split locks of an exempt task --------------------------------------
 mark_dmesg
@@ -52,7 +38,7 @@ is "$(($(ac ac_user_handled) - h)) $(($(ac ac_user_passed) - p))" "1 0" \
 run "exempt task: no penalty ($(field "$out" per_lock_us) us/lock)" \
 	[ "$(field "$out" per_lock_us)" -lt 1000 ]
 is "$(trap_lines slx)" 0 "exempt task: no kernel split_lock trap line"
-matches "after the exempt task exited"
+msr_matches "after the exempt task exited"
 
 echo Y > $P/exempt_proactive
 h=$(ac ac_user_handled)
@@ -60,7 +46,7 @@ out=$(sldhv oncpu 0 /tmp/slx time 1000 split 0)
 like "$out" 'counter=1000$' "exempt_proactive=Y: counter right"
 is "$(($(ac ac_user_handled) - h))" 0 "exempt_proactive=Y: no #AC at all (protected at exec)"
 echo N > $P/exempt_proactive
-matches "after the proactive run"
+msr_matches "after the proactive run"
 
 # ---- unprotected tasks keep trapping beside an exempt one ----------------------
 # The exempt task sleeps 2 ms between locks on cpu0; an unprotected task
@@ -81,7 +67,7 @@ run "the exempt task meanwhile: no penalty ($(field "$(cat /tmp/bg.out)" per_loc
 	[ "$(field "$(cat /tmp/bg.out)" per_lock_us)" -lt 1000 ]
 is "$(trap_lines slx)" 0 "the exempt task meanwhile: no trap line"
 run "the unprotected ones: the kernel's trap lines" [ "$(trap_lines sldcpu)" -ge 1 ]
-matches "after the side-by-side run"
+msr_matches "after the side-by-side run"
 
 # ---- SLD on under a protected task: no livelock -----------------------------
 # The exempt task (protected from exec: exempt_proactive=Y) sets bit 29 on
@@ -105,7 +91,7 @@ like "$(cat /tmp/ll.out)" '^locks=20 counter=20$' "SLD forced on 20 times under 
 run "each such #AC cleared SLD under it (ac_sld_cleared +$(($(ac ac_sld_cleared) - c)), handed back +$(($(ac ac_handed_back) - b)))" \
 	[ "$n" -ge 10 ]
 echo N > $P/exempt_proactive
-matches "after the forced re-enables"
+msr_matches "after the forced re-enables"
 
 echo - > $P/exempt_path
 unload
