@@ -61,6 +61,7 @@ struct pending {
 	unsigned int nsec;
 	bool sec_truncated, has_modinfo, modinfo_safe, has_symtab, imports;
 	struct sec_info sec[MAX_SECS];
+	u64 atomic_ns;		/* the handler's own time, preemption off */
 };
 
 /*
@@ -98,6 +99,7 @@ struct modrec {
 	u8 first_sec[X86_F_COUNT];
 	struct x86scan_stats st;	/* count[] and first[] used */
 	u64 scan_ns;		/* time spent decoding, what insmod paid */
+	u64 atomic_ns;		/* module_finalize handler, preemption off */
 };
 
 static LIST_HEAD(records);
@@ -191,6 +193,7 @@ static int finalize_pre(struct kprobe *kp, struct pt_regs *regs)
 	const Elf_Ehdr *hdr = (const void *)regs->di;
 	const Elf_Shdr *sh = (const void *)regs->si;
 	struct module *mod = (void *)regs->dx;
+	u64 t0 = ktime_get_mono_fast_ns();
 	struct pending *p = NULL;
 	unsigned long flags;
 	unsigned int i;
@@ -214,6 +217,7 @@ static int finalize_pre(struct kprobe *kp, struct pt_regs *regs)
 	note_sections(p, hdr, sh);
 	p->mod = mod;
 	p->seq = ++pending_seq;
+	p->atomic_ns = ktime_get_mono_fast_ns() - t0;
 	raw_spin_unlock_irqrestore(&pending_lock, flags);
 	return 0;
 }
@@ -304,6 +308,7 @@ static int scan_sections(struct modrec *rec, const struct pending *p)
 		      RF_MODINFO * p->has_modinfo | RF_TRUNC * p->sec_truncated;
 	rec->modinfo_safe = p->modinfo_safe;
 	rec->imports = p->imports;
+	rec->atomic_ns = p->atomic_ns;
 	for (i = 0; i < p->nsec && !err; i++) {
 		add_sec(rec, p->sec[i].name);
 		if (!strncmp(p->sec[i].name, ".init", 5))
@@ -721,12 +726,12 @@ static int rec_show(struct seq_file *m, void *v)
 	char first[64];
 
 	describe_first(rec, first, sizeof(first), "@");
-	seq_printf(m, "%s %s %s vmx=%u svm=%u cr=%u dr=%u first=%s scan_us=%llu flags=",
+	seq_printf(m, "%s %s %s vmx=%u svm=%u cr=%u dr=%u first=%s scan_us=%llu atomic_ns=%llu flags=",
 		   rec->name, sld_verdict_name(rec->verdict),
 		   sld_reason_name(rec->reason), class_count(rec, X86_C_VMX),
 		   class_count(rec, X86_C_SVM), class_count(rec, X86_C_CR),
 		   class_count(rec, X86_C_DR), first,
-		   div_u64(rec->scan_ns, NSEC_PER_USEC));
+		   div_u64(rec->scan_ns, NSEC_PER_USEC), rec->atomic_ns);
 	seq_puts(m, rec->flags & RF_SECTIONS ? "sections" : "text-regions");
 	if (rec->flags & RF_PRELOADED)
 		seq_puts(m, ",preloaded,init-gone");
