@@ -21,6 +21,11 @@
 static struct sld_hook *hooks[MAX_HOOKS];
 static unsigned int nhooks;
 static bool armed;
+/*
+ * Counts calls of sld_hooks_arm(): a probe handler that records its gen
+ * can tell later whether the probes may have been off since (modscan.c).
+ */
+static unsigned long arm_gen;
 static DEFINE_MUTEX(hooks_lock);
 
 /* Called by features during init, before sld_hooks_init(). */
@@ -110,6 +115,7 @@ int sld_hooks_arm(bool on)
 	int err = 0;
 
 	mutex_lock(&hooks_lock);
+	WRITE_ONCE(arm_gen, arm_gen + 1);
 	for (i = 0; i < nhooks && !err; i++)
 		err = hook_enable(hooks[i], on);
 	if (err) {
@@ -130,6 +136,16 @@ static bool kernel_disarmed(void)
 {
 	return sld_kernel.kprobes_all_disarmed &&
 	       READ_ONCE(*sld_kernel.kprobes_all_disarmed);
+}
+
+unsigned long sld_hooks_gen(void)
+{
+	return READ_ONCE(arm_gen);
+}
+
+bool sld_hooks_kernel_off(void)
+{
+	return kernel_disarmed();
 }
 
 /*

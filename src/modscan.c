@@ -6,21 +6,26 @@
  * leads to, its record is re-decided the same way, under the same lock.
  *
  * Why two hooks: a kprobe on module_finalize() and a module notifier.
- *  - module_finalize(hdr, sechdrs, mod) is the last point where the ELF
- *    section headers and the temporary copy of the file are at hand: each
- *    executable section's name and final address, .modinfo (sld_safe) and
- *    .symtab (does it import handle_guest_split_lock?). The notifier only
- *    gets struct module, which keeps none of that. But a kprobe handler
- *    runs in atomic (int3: NMI-like) context: it cannot scan megabytes,
- *    sleep, or make the load fail.
+ *  - module_finalize(hdr, sechdrs, mod) is where the ELF section headers
+ *    and the temporary copy of the file (load_info) can be found: each
+ *    executable section's name and final address, .modinfo (sld_safe).
+ *    The notifier only gets struct module, which keeps none of that. But
+ *    a kprobe handler runs with preemption off (int3: NMI-like): it
+ *    cannot scan megabytes, sleep, or make the load fail, and on RT every
+ *    instruction there is latency.
  *  - The MODULE_STATE_COMING notifier runs in sleepable context after the
- *    text is final, and its error (notifier_from_errno) makes
+ *    text is final, while load_module() still holds the ELF copy (it is
+ *    freed after COMING), and its error (notifier_from_errno) makes
  *    prepare_coming_module() fail the load, on 6.1 and 6.12 alike. So the
- *    handler only notes facts into a preallocated pending slot, and the
- *    notifier scans, classifies, records and refuses.
+ *    handler only records where the copy is, in a preallocated pending
+ *    slot, and the notifier walks the sections, scans, classifies,
+ *    records and refuses.
+ * Whether a module calls the kernel's guest #AC handler
+ * (handle_guest_split_lock) is read from its text, not its symbol table,
+ * so that a module loaded before sld_compat gets the same verdict.
  * Without the kprobe (missing, failed, or `enabled`=N) the notifier still
- * scans the module's text regions (compat.h), without section names,
- * modinfo or symbols; status says so.
+ * scans the module's text regions (compat.h), without section names or
+ * modinfo; status says so.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -38,6 +43,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include <asm/ibt.h>
 
 #include "sld_compat.h"
 #include "compat/compat.h"
@@ -55,21 +61,38 @@ struct sec_info {
 	unsigned long addr, size;
 };
 
-/* What the module_finalize handler learnt, until the COMING notifier. */
+/*
+ * What the module_finalize handler records, until the COMING notifier:
+ * pointers only, so that the handler, which runs with preemption off
+ * (and under pending_lock with interrupts off), takes the same few
+ * hundred instructions for every module. Walking the sections and
+ * .modinfo of an amdgpu-sized module there took tens of thousands
+ * (issue #12 item 7; atomic_ns= in /proc/sld_compat_modules).
+ */
 struct pending {
 	struct module *mod;	/* key; NULL: free slot */
+	struct task_struct *task;	/* the loading task (never dereferenced) */
+	const Elf_Ehdr *hdr;	/* load_info's copy of the file */
+	const Elf_Shdr *sh;	/* its section headers, final addresses */
+	unsigned long gen;	/* sld_hooks_gen() when recorded */
 	u64 seq;		/* age, to reuse the oldest stale slot */
+	u64 atomic_ns;		/* the handler's own time, preemption off */
+};
+
+/* What the notifier reads through a slot, in sleepable context. */
+struct elf_facts {
 	unsigned int nsec;
-	bool sec_truncated, has_modinfo, modinfo_safe, has_symtab, imports;
+	bool sec_truncated, has_modinfo, modinfo_safe;
 	struct sec_info sec[MAX_SECS];
 };
 
 /*
  * Preallocated: the handler may run from the int3 trap, where even
  * GFP_ATOMIC allocation is not allowed. A load that fails between
- * module_finalize and COMING leaves a stale slot; it is reused (oldest
- * first), a new module at the same address overwrites it first, and
- * on_coming() reads a slot only if its sections lie in the module.
+ * module_finalize and COMING never reaches the notifier: the probe on
+ * module_arch_cleanup() (every failure after module_finalize passes
+ * there) drops its slot, and pending_fresh() refuses a slot that any
+ * other load than the current one may have left (see there).
  */
 static struct pending *pending;
 static u64 pending_seq;
@@ -80,7 +103,6 @@ enum rec_flags {
 	RF_INIT = BIT(1),	/* init text scanned */
 	RF_PRELOADED = BIT(2),	/* loaded before sld_compat */
 	RF_MODINFO = BIT(3),	/* .modinfo was read */
-	RF_SYMTAB = BIT(4),	/* .symtab was read */
 	RF_TRUNC = BIT(5),	/* more than MAX_SECS executable sections */
 	RF_GONE = BIT(6),	/* unloaded */
 };
@@ -93,13 +115,15 @@ struct modrec {
 	enum sld_reason reason;
 	unsigned int flags;
 	struct sld_policy_hold pol;	/* what the policy gave it */
-	bool modinfo_safe, imports;
+	bool modinfo_safe;
 	enum sld_claim claim;	/* what its sld_safe tag counted for */
+	unsigned int handler_calls;	/* call/jmp sites to the guest handler */
 	unsigned int nsec;
 	char sec[MAX_SECS][SEC_NAME_LEN];
 	u8 first_sec[X86_F_COUNT];
 	struct x86scan_stats st;	/* count[] and first[] used */
 	u64 scan_ns;		/* time spent decoding, what insmod paid */
+	u64 atomic_ns;		/* module_finalize handler, preemption off */
 };
 
 static LIST_HEAD(records);
@@ -108,88 +132,11 @@ static unsigned int ngone;
 static bool notifier_on;
 static struct proc_dir_entry *proc_entry;
 
-/* ---- module_finalize handler (atomic) ---------------------------------- */
-
-/* Is the string at strtab[off] exactly s, within size bytes? */
-static bool str_is(const char *tab, size_t size, size_t off, const char *s)
-{
-	size_t len = strlen(s);
-
-	return off < size && size - off > len && !memcmp(tab + off, s, len) &&
-	       !tab[off + len];
-}
-
-static bool imports_guest_handler(const Elf_Ehdr *hdr, const Elf_Shdr *sh,
-				  const Elf_Shdr *symsec)
-{
-	const Elf_Sym *sym = (const void *)symsec->sh_addr;
-	const Elf_Shdr *strsec;
-	const char *strtab;
-	size_t i, n;
-
-	/* No sh_entsize check: layout_symtab() reuses it for an offset. */
-	if (symsec->sh_link >= hdr->e_shnum || !sym)
-		return false;
-	strsec = &sh[symsec->sh_link];
-	strtab = (const void *)strsec->sh_addr;
-	if (!strtab)
-		return false;
-	n = symsec->sh_size / sizeof(*sym);
-	for (i = 1; i < n; i++)
-		if (sym[i].st_shndx == SHN_UNDEF &&
-		    str_is(strtab, strsec->sh_size, sym[i].st_name,
-			   "handle_guest_split_lock"))
-			return true;
-	return false;
-}
-
-static void note_sections(struct pending *p, const Elf_Ehdr *hdr,
-			  const Elf_Shdr *sh)
-{
-	const Elf_Shdr *strsec = &sh[hdr->e_shstrndx];
-	const char *names = (const char *)hdr + strsec->sh_offset;
-	size_t nsize = strsec->sh_size;
-	unsigned int i;
-
-	for (i = 1; i < hdr->e_shnum; i++) {
-		const Elf_Shdr *s = &sh[i];
-		const unsigned long exec = SHF_EXECINSTR | SHF_ALLOC;
-
-		if ((s->sh_flags & exec) == exec && s->sh_size &&
-		    s->sh_type != SHT_NOBITS && s->sh_addr) {
-			struct sec_info *si;
-			size_t len = 0;
-
-			if (p->nsec >= MAX_SECS) {
-				p->sec_truncated = true;
-				continue;
-			}
-			si = &p->sec[p->nsec++];
-			if (s->sh_name < nsize)
-				len = strnlen(names + s->sh_name,
-					      min_t(size_t, nsize - s->sh_name,
-						    SEC_NAME_LEN - 1));
-			memcpy(si->name, names + s->sh_name, len);
-			si->name[len] = '\0';
-			if (!len)
-				strscpy(si->name, "?", SEC_NAME_LEN);
-			si->addr = s->sh_addr;
-			si->size = s->sh_size;
-		} else if (str_is(names, nsize, s->sh_name, ".modinfo") &&
-			   s->sh_addr) {
-			p->has_modinfo = true;
-			p->modinfo_safe =
-				x86_modinfo_sld_safe((const void *)s->sh_addr,
-						     s->sh_size);
-		} else if (s->sh_type == SHT_SYMTAB) {
-			p->has_symtab = true;
-			p->imports = imports_guest_handler(hdr, sh, s);
-		}
-	}
-}
+/* ---- module_finalize and module_arch_cleanup handlers (atomic) --------- */
 
 static int finalize_pre(struct kprobe *kp, struct pt_regs *regs)
 {
+	u64 t0 = ktime_get_mono_fast_ns();
 	const Elf_Ehdr *hdr = (const void *)regs->di;
 	const Elf_Shdr *sh = (const void *)regs->si;
 	struct module *mod = (void *)regs->dx;
@@ -197,7 +144,7 @@ static int finalize_pre(struct kprobe *kp, struct pt_regs *regs)
 	unsigned long flags;
 	unsigned int i;
 
-	if (!pending || !hdr || !sh || !mod || hdr->e_shstrndx >= hdr->e_shnum)
+	if (!pending || !hdr || !sh || !mod)
 		return 0;
 	raw_spin_lock_irqsave(&pending_lock, flags);
 	for (i = 0; i < NPENDING && !p; i++)
@@ -212,10 +159,13 @@ static int finalize_pre(struct kprobe *kp, struct pt_regs *regs)
 			if (pending[i].seq < p->seq)
 				p = &pending[i];
 	}
-	memset(p, 0, sizeof(*p));
-	note_sections(p, hdr, sh);
 	p->mod = mod;
+	p->task = current;
+	p->hdr = hdr;
+	p->sh = sh;
+	p->gen = sld_hooks_gen();
 	p->seq = ++pending_seq;
+	p->atomic_ns = ktime_get_mono_fast_ns() - t0;
 	raw_spin_unlock_irqrestore(&pending_lock, flags);
 	return 0;
 }
@@ -248,6 +198,112 @@ static bool pending_take(struct module *mod, struct pending *out)
 	return found;
 }
 
+/*
+ * module_arch_cleanup(mod): a load that failed after module_finalize
+ * (bad arguments, a duplicate exported symbol, ...) on its way out, or a
+ * module being freed (its slot was taken at COMING). Drop the slot: its
+ * ELF copy is about to be freed and its struct module reused.
+ */
+static int cleanup_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct module *mod = (void *)regs->di;
+
+	if (mod && pending_take(mod, NULL))
+		sld_info("%s: load failed after module_finalize, its record dropped\n",
+			 mod->name);
+	return 0;
+}
+
+static struct sld_hook cleanup_hook = {
+	.name = "modscan-cleanup",
+	.symbol = "module_arch_cleanup",
+	.pre = cleanup_pre,
+};
+
+/*
+ * The pointers of a slot lead into the ELF copy of the load that recorded
+ * it, alive until that load returns: load_module() frees the copy after
+ * the COMING notifier (its error paths before, through
+ * module_arch_cleanup, where cleanup_pre drops the slot). A slot the
+ * current load did not record (the key is the struct module's address,
+ * which a later module can get) must be ignored. It was recorded by this
+ * load if the same task made it and the probes stayed armed since: else
+ * this load's module_finalize may have passed unseen, and a failure
+ * unseen left the slot. With kprobes off system-wide (debugfs) neither
+ * probe runs: trust no slot then. Only a debugfs switch off and on again
+ * between this load's module_finalize and COMING escapes this; the
+ * section ranges are still checked (pending_fits) before the text is.
+ */
+static bool pending_fresh(const struct pending *p)
+{
+	return p->task == current && p->gen == sld_hooks_gen() &&
+	       !sld_hooks_kernel_off();
+}
+
+/* Is the string at strtab[off] exactly s, within size bytes? */
+static bool str_is(const char *tab, size_t size, size_t off, const char *s)
+{
+	size_t len = strlen(s);
+
+	return off < size && size - off > len && !memcmp(tab + off, s, len) &&
+	       !tab[off + len];
+}
+
+static void note_exec(struct elf_facts *e, const Elf_Shdr *s,
+		      const char *names, size_t nsize)
+{
+	struct sec_info *si;
+	size_t len = 0;
+
+	if (e->nsec >= MAX_SECS) {
+		e->sec_truncated = true;
+		return;
+	}
+	si = &e->sec[e->nsec++];
+	if (s->sh_name < nsize)
+		len = strnlen(names + s->sh_name,
+			      min_t(size_t, nsize - s->sh_name, SEC_NAME_LEN - 1));
+	memcpy(si->name, names + s->sh_name, len);
+	si->name[len] = '\0';
+	if (!len)
+		strscpy(si->name, "?", SEC_NAME_LEN);
+	si->addr = s->sh_addr;
+	si->size = s->sh_size;
+}
+
+/* Sleepable: each executable section's name and final address, .modinfo. */
+static void note_sections(struct elf_facts *e, const Elf_Ehdr *hdr,
+			  const Elf_Shdr *sh)
+{
+	const unsigned long exec = SHF_EXECINSTR | SHF_ALLOC;
+	const Elf_Shdr *strsec;
+	const char *names;
+	size_t nsize;
+	unsigned int i;
+
+	if (hdr->e_shstrndx >= hdr->e_shnum)
+		return;
+	strsec = &sh[hdr->e_shstrndx];
+	names = (const char *)hdr + strsec->sh_offset;
+	nsize = strsec->sh_size;
+	for (i = 1; i < hdr->e_shnum; i++) {
+		const Elf_Shdr *s = &sh[i];
+
+		if ((s->sh_flags & exec) == exec && s->sh_size &&
+		    s->sh_type != SHT_NOBITS && s->sh_addr) {
+			note_exec(e, s, names, nsize);
+		} else if (str_is(names, nsize, s->sh_name, ".modinfo") &&
+			   s->sh_addr) {
+			e->has_modinfo = true;
+			e->modinfo_safe =
+				x86_modinfo_sld_safe((const void *)s->sh_addr,
+						     s->sh_size);
+		}
+		if (!(i % 64))
+			cond_resched();
+	}
+}
+
 /* ---- scanning (sleepable) -------------------------------------------- */
 
 struct scan_ctx {
@@ -269,8 +325,44 @@ static int scan_cb(void *ctx, enum x86_find f, size_t off)
 	return 0;
 }
 
+/*
+ * Where a direct call to the kernel's handle_guest_split_lock() lands in
+ * a module's text: its address (the loader resolved the import, and at
+ * COMING as for a module loaded long ago the text is relocated:
+ * apply_relocations() runs before module_finalize()), just past its
+ * ENDBR, or with call depth tracking (retbleed=stuff) in the call thunk
+ * that module_finalize() patches calls to, in the padding before it.
+ * Since mainline exports it with EXPORT_SYMBOL_FOR_KVM, only KVM can
+ * import it at all: then no other module ever calls it directly.
+ */
+static bool handler_range(u64 *lo, u64 *hi)
+{
+	unsigned long h = sld_kernel.guest_handler;
+
+	if (!h)
+		return false;
+	*lo = h - SLD_CALL_PADDING;
+	*hi = h + ENDBR_INSN_SIZE;
+	return true;
+}
+
+/*
+ * Calls to the guest handler count in core text only: a module loaded
+ * before sld_compat has no init text left, and its verdict must not
+ * depend on the order (issue #12 item 8).
+ */
+static void count_handler_calls(struct modrec *rec, const void *base,
+				unsigned long size)
+{
+	u64 lo, hi;
+
+	if (handler_range(&lo, &hi))
+		rec->handler_calls += x86_rel32_to(base, size,
+						   (unsigned long)base, lo, hi);
+}
+
 static int scan_region(struct modrec *rec, unsigned int sec,
-		       const void *base, unsigned long size)
+		       const void *base, unsigned long size, bool init)
 {
 	struct scan_ctx ctx = { .rec = rec, .sec = sec };
 	struct x86scan *s;
@@ -285,6 +377,8 @@ static int scan_region(struct modrec *rec, unsigned int sec,
 	x86scan_init(s, base, size);
 	while (x86scan_run(s, SCAN_CHUNK, scan_cb, &ctx))
 		cond_resched();
+	if (!init)
+		count_handler_calls(rec, base, size);
 	rec->scan_ns += ktime_get_ns() - t0;
 	rec->st.insns += s->st.insns;
 	rec->st.invalid += s->st.invalid;
@@ -297,21 +391,22 @@ static void add_sec(struct modrec *rec, const char *name)
 	strscpy(rec->sec[rec->nsec++], name, SEC_NAME_LEN);
 }
 
-static int scan_sections(struct modrec *rec, const struct pending *p)
+static int scan_sections(struct modrec *rec, const struct elf_facts *e)
 {
 	unsigned int i;
 	int err = 0;
 
-	rec->flags |= RF_SECTIONS | RF_SYMTAB * p->has_symtab |
-		      RF_MODINFO * p->has_modinfo | RF_TRUNC * p->sec_truncated;
-	rec->modinfo_safe = p->modinfo_safe;
-	rec->imports = p->imports;
-	for (i = 0; i < p->nsec && !err; i++) {
-		add_sec(rec, p->sec[i].name);
-		if (!strncmp(p->sec[i].name, ".init", 5))
+	rec->flags |= RF_SECTIONS | RF_MODINFO * e->has_modinfo |
+		      RF_TRUNC * e->sec_truncated;
+	rec->modinfo_safe = e->modinfo_safe;
+	for (i = 0; i < e->nsec && !err; i++) {
+		bool init = !strncmp(e->sec[i].name, ".init", 5);
+
+		add_sec(rec, e->sec[i].name);
+		if (init)
 			rec->flags |= RF_INIT;
-		err = scan_region(rec, i, (const void *)p->sec[i].addr,
-				  p->sec[i].size);
+		err = scan_region(rec, i, (const void *)e->sec[i].addr,
+				  e->sec[i].size, init);
 	}
 	return err;
 }
@@ -324,17 +419,21 @@ static int scan_regions(struct modrec *rec, struct module *mod, bool init)
 
 	sld_module_text(mod, SLD_TEXT_CORE, &base, &size);
 	add_sec(rec, "core-text");
-	err = scan_region(rec, 0, base, size);
+	err = scan_region(rec, 0, base, size, false);
 	if (err || !init)
 		return err;
 	sld_module_text(mod, SLD_TEXT_INIT, &base, &size);
 	add_sec(rec, "init-text");
 	if (base && size)
 		rec->flags |= RF_INIT;
-	return scan_region(rec, 1, base, size);
+	return scan_region(rec, 1, base, size, true);
 }
 
-/* Called with records_lock held. */
+/*
+ * Called with records_lock held. "Imports the guest handler" is decided
+ * from the text, the same way for every module, whenever it loaded: a
+ * direct call to it (the symbol table is gone once a module is loaded).
+ */
 static void classify(struct modrec *rec)
 {
 	struct sld_facts f = {
@@ -342,16 +441,12 @@ static void classify(struct modrec *rec)
 		/* trust_sld_safe (trust.c): Y, signed or N */
 		.modinfo_safe = sld_claim_honoured(rec->claim =
 			sld_trust_decide(rec->mod, rec->modinfo_safe)),
-		.imports_guest_handler = rec->imports,
+		.imports_guest_handler = rec->handler_calls > 0,
 		.admin = sld_registry_admin(rec->name),
 		.vendor = sld_registry_vendor(rec->name),
 		.st = &rec->st,
 	};
 
-	/* Without the symbol table, trust the built-in kvm_intel entry. */
-	if (!(rec->flags & RF_SYMTAB) &&
-	    sld_registry_builtin_safe(rec->name, NULL))
-		f.imports_guest_handler = true;
 	rec->verdict = sld_classify(&f, &rec->reason);
 }
 
@@ -468,36 +563,55 @@ static struct modrec *new_rec(struct module *mod)
 }
 
 /*
- * A slot is keyed by the struct module's address. A load that failed
- * between module_finalize and COMING left one behind, and a module loaded
- * later at the same address while the finalize probe was disarmed would
- * take it: its sections are then another module's, long freed. Read them
- * only if every one lies inside this module.
+ * Defence in depth behind pending_fresh(): read a section only if it lies
+ * inside this module, as a section of this load's ELF copy does.
  */
-static bool pending_fits(const struct pending *p, struct module *mod)
+static bool facts_fit(const struct elf_facts *e, struct module *mod)
 {
 	unsigned int i;
 
-	for (i = 0; i < p->nsec; i++)
-		if (!within_module(p->sec[i].addr, mod) ||
-		    !within_module(p->sec[i].addr + p->sec[i].size - 1, mod))
+	for (i = 0; i < e->nsec; i++)
+		if (!within_module(e->sec[i].addr, mod) ||
+		    !within_module(e->sec[i].addr + e->sec[i].size - 1, mod))
 			return false;
 	return true;
 }
 
+/*
+ * This load's module_finalize slot, walked: false (scan the text regions
+ * instead) without one, or if it is not this load's (pending_fresh).
+ */
+static bool take_facts(struct module *mod, struct elf_facts *e,
+		       struct modrec *rec)
+{
+	struct pending p;
+
+	if (!pending_take(mod, &p))
+		return false;
+	if (!pending_fresh(&p)) {
+		sld_info("%s: finalize record not from this load, ignored\n",
+			 mod->name);
+		return false;
+	}
+	rec->atomic_ns = p.atomic_ns;
+	memset(e, 0, sizeof(*e));
+	note_sections(e, p.hdr, p.sh);
+	return facts_fit(e, mod);
+}
+
 static int on_coming(struct module *mod)
 {
-	struct pending *p = kmalloc(sizeof(*p), GFP_KERNEL);
+	struct elf_facts *e = kmalloc(sizeof(*e), GFP_KERNEL);
 	struct modrec *rec = new_rec(mod);
 	int err = -ENOMEM;
 
-	if (!p || !rec) {
+	if (!e || !rec) {
 		pending_take(mod, NULL);
 		pr_warn("%s: not scanned: out of memory\n", mod->name);
 		goto out;
 	}
-	if (pending_take(mod, p) && pending_fits(p, mod))
-		err = scan_sections(rec, p);
+	if (take_facts(mod, e, rec))
+		err = scan_sections(rec, e);
 	else
 		err = scan_regions(rec, mod, true);
 	if (err) {
@@ -513,7 +627,7 @@ static int on_coming(struct module *mod)
 	}
 	mutex_unlock(&records_lock);
 out:
-	kfree(p);
+	kfree(e);
 	kfree(rec);
 	return err == -EPERM ? err : 0;
 }
@@ -732,19 +846,18 @@ static int rec_show(struct seq_file *m, void *v)
 	char first[64];
 
 	describe_first(rec, first, sizeof(first), "@");
-	seq_printf(m, "%s %s %s vmx=%u svm=%u cr=%u dr=%u first=%s scan_us=%llu flags=",
+	seq_printf(m, "%s %s %s vmx=%u svm=%u cr=%u dr=%u first=%s guest_calls=%u scan_us=%llu atomic_ns=%llu flags=",
 		   rec->name, sld_verdict_name(rec->verdict),
 		   sld_reason_name(rec->reason), class_count(rec, X86_C_VMX),
 		   class_count(rec, X86_C_SVM), class_count(rec, X86_C_CR),
-		   class_count(rec, X86_C_DR), first,
-		   div_u64(rec->scan_ns, NSEC_PER_USEC));
+		   class_count(rec, X86_C_DR), first, rec->handler_calls,
+		   div_u64(rec->scan_ns, NSEC_PER_USEC), rec->atomic_ns);
 	seq_puts(m, rec->flags & RF_SECTIONS ? "sections" : "text-regions");
 	if (rec->flags & RF_PRELOADED)
 		seq_puts(m, ",preloaded,init-gone");
 	else
 		seq_puts(m, rec->flags & RF_INIT ? ",init-scanned" : ",no-init");
 	seq_puts(m, rec->flags & RF_MODINFO ? ",modinfo" : ",no-modinfo");
-	seq_puts(m, rec->flags & RF_SYMTAB ? ",symtab" : ",no-symtab");
 	if (rec->flags & RF_TRUNC)
 		seq_puts(m, ",sections-truncated");
 	if (rec->claim != SLD_CLAIM_NONE)
@@ -775,6 +888,7 @@ int sld_modscan_setup(void)
 	if (!pending)
 		return -ENOMEM;
 	sld_hook_add(&finalize_hook);
+	sld_hook_add(&cleanup_hook);
 	return 0;
 }
 

@@ -76,6 +76,8 @@ void sld_hooks_exit(void);
 int sld_hooks_arm(bool on);		/* the `enabled` knob */
 int sld_hooks_show(char *buf, size_t size);
 bool sld_hook_armed(const char *name);
+unsigned long sld_hooks_gen(void);	/* changes at every arm or disarm */
+bool sld_hooks_kernel_off(void);	/* kprobes off system-wide (debugfs) */
 void sld_hook_want(struct sld_hook *h, bool want);
 
 /* ---- knobs.c: /sys/module/sld_compat/parameters --------------------- */

@@ -83,4 +83,16 @@ static inline void sld_module_text(const struct module *mod,
 #endif
 }
 
+/*
+ * Call depth tracking (6.2+, MITIGATION_ since 6.9; active with
+ * retbleed=stuff) makes module_finalize() patch a module's direct calls
+ * to a thunk in the padding before the function called.
+ */
+#if defined(CONFIG_CALL_DEPTH_TRACKING) || \
+	defined(CONFIG_MITIGATION_CALL_DEPTH_TRACKING)
+#define SLD_CALL_PADDING	CONFIG_FUNCTION_PADDING_BYTES
+#else
+#define SLD_CALL_PADDING	0
+#endif
+
 #endif /* SLD_COMPAT_COMPAT_H */

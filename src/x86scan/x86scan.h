@@ -136,6 +136,18 @@ void x86scan_init(struct x86scan *s, const uint8_t *buf, size_t len);
  */
 bool x86scan_run(struct x86scan *s, size_t max_insns, x86scan_cb cb, void *ctx);
 
+/*
+ * Count the rel32 CALL (e8), JMP (e9) and Jcc (0f 80..8f) whose target lies
+ * in [lo, hi], for code that runs at address base: how a module calls a
+ * kernel function once the loader resolved it (a direct call to the
+ * function's address). Every byte offset is tried, not only instruction
+ * starts: the displacement must hit the range exactly (a 2^-32 chance for
+ * bytes that are no such instruction), and the decoder's fast path does
+ * not report instruction starts.
+ */
+size_t x86_rel32_to(const uint8_t *buf, size_t len, uint64_t base,
+		    uint64_t lo, uint64_t hi);
+
 /* ---- .modinfo --------------------------------------------------------- */
 
 /*

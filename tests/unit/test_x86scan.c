@@ -154,6 +154,98 @@ static void test_resync(void **state)
 	free(b);
 }
 
+/*
+ * Direct calls and jumps to a target range, the code at base 0x1000:
+ * call at 0 -> 0x1000 + 5 + 0x10 = 0x1015; jmp at 5 -> 0x100a - 10 =
+ * 0x1000; jne rel32 at 10 -> 0x1010 + 5 = 0x1015; call at 16 -> its next
+ * instruction, 0x1015; a call cut off at 21.
+ */
+static void test_rel32_to(void **state)
+{
+	size_t n;
+	uint8_t *b = hexbuf("e8 10 00 00 00 e9 f6 ff ff ff 0f 85 05 00 00 00 "
+			    "e8 00 00 00 00 e8 05 00", &n);
+
+	(void)state;
+	assert_int_equal(x86_rel32_to(b, n, 0x1000, 0x1015, 0x1015), 3);
+	assert_int_equal(x86_rel32_to(b, n, 0x1000, 0x1000, 0x1000), 1);
+	assert_int_equal(x86_rel32_to(b, n, 0x1000, 0x1000, 0x1015), 4);
+	assert_int_equal(x86_rel32_to(b, n, 0x1000, 0x1016, 0x2000), 0);
+	assert_int_equal(x86_rel32_to(b, n, 0x2000, 0x1015, 0x1015), 0);
+	/* the cut-off call is never read past the buffer, nor counted */
+	assert_int_equal(x86_rel32_to(b, n, 0x1000, 0, ~0ull), 4);
+	assert_int_equal(x86_rel32_to(b, 15, 0x1000, 0, ~0ull), 2);
+	assert_int_equal(x86_rel32_to(b, 4, 0x1000, 0, ~0ull), 0);
+	/* backwards across zero: base near the top of the address space */
+	free(b);
+	b = hexbuf("e8 fb ff ff ff", &n);
+	assert_int_equal(x86_rel32_to(b, n, 0xffffffffa0000000ull,
+				      0xffffffffa0000000ull,
+				      0xffffffffa0000000ull), 1);
+	free(b);
+}
+
+/* Every offset, the obvious way: the reference for x86_rel32_to. */
+static size_t rel32_ref(const uint8_t *b, size_t len, uint64_t base,
+			uint64_t lo, uint64_t hi)
+{
+	size_t i, at, n = 0;
+
+	for (i = 0; i + 5 <= len; i++) {
+		uint64_t t;
+		int32_t d;
+
+		if (b[i] == 0xe8 || b[i] == 0xe9)
+			at = i + 1;
+		else if (b[i] == 0x0f && i + 6 <= len && (b[i + 1] & 0xf0) == 0x80)
+			at = i + 2;
+		else
+			continue;
+		d = (int32_t)((uint32_t)b[at] | (uint32_t)b[at + 1] << 8 |
+			      (uint32_t)b[at + 2] << 16 | (uint32_t)b[at + 3] << 24);
+		t = base + at + 4 + (uint64_t)(int64_t)d;
+		n += t >= lo && t <= hi;
+	}
+	return n;
+}
+
+/* Random text with planted calls, jumps and Jccs: same count as the reference. */
+static void test_rel32_random(void **state)
+{
+	const uint64_t base = 0xffffffffc0a00000ull, tgt = 0xffffffff81234560ull;
+	size_t len, i, r, total = 0;
+	uint8_t *b;
+
+	(void)state;
+	srand(12);
+	for (r = 0; r < 200; r++) {
+		len = 1 + (size_t)rand() % 5000;
+		b = malloc(len);
+		for (i = 0; i < len; i++)
+			b[i] = (uint8_t)(rand() % 7 ? rand() : 0xe8 + rand() % 2);
+		for (i = 0; i + 6 <= len; i += 1 + (size_t)rand() % 300) {
+			int jcc = rand() % 3 == 0;
+			size_t at = i + 1 + jcc;
+			uint64_t t = tgt + (uint64_t)(rand() % 24) - 12;
+			uint32_t d = (uint32_t)(t - (base + at + 4));
+
+			b[i] = jcc ? 0x0f : 0xe8 + rand() % 2;
+			if (jcc)
+				b[i + 1] = 0x80 + rand() % 16;
+			memcpy(b + at, &d, 4);	/* little-endian host */
+		}
+		assert_int_equal(x86_rel32_to(b, len, base, tgt, tgt),
+				 rel32_ref(b, len, base, tgt, tgt));
+		assert_int_equal(x86_rel32_to(b, len, base, tgt - 16, tgt + 4),
+				 rel32_ref(b, len, base, tgt - 16, tgt + 4));
+		assert_int_equal(x86_rel32_to(b, len, base, 0, ~0ull),
+				 rel32_ref(b, len, base, 0, ~0ull));
+		total += rel32_ref(b, len, base, tgt, tgt);
+		free(b);
+	}
+	assert_true(total > 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +255,8 @@ int main(void)
 		cmocka_unit_test(test_no_cb_and_empty),
 		cmocka_unit_test(test_no_hit_in_immediate),
 		cmocka_unit_test(test_resync),
+		cmocka_unit_test(test_rel32_to),
+		cmocka_unit_test(test_rel32_random),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,6 +21,10 @@
  *   sldtest rmmod NAME [force]  delete_module(NAME) as rmmod [-f] asks it
  *                               (O_NONBLOCK, O_TRUNC with force); prints
  *                               OK or the errno name (EAGAIN: in use)
+ *   sldtest badargs FILE.ko     finit_module(FILE) with an unreadable
+ *                               parameter string: the load fails with
+ *                               EFAULT after module_finalize, before
+ *                               COMING; prints OK or the errno name
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -41,7 +45,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest|guest-warn|null [N] | ac offline | timeit CMD... | rmmod NAME [force]\n");
+	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest|guest-warn|null [N] | ac offline | timeit CMD... | rmmod NAME [force] | badargs FILE.ko\n");
 	return 2;
 }
 
@@ -236,6 +240,25 @@ static int cmd_rmmod(int argc, char **argv)
 	return 0;
 }
 
+/* load_module() copies the parameters (strndup_user) after module_finalize. */
+static int cmd_badargs(int argc, char **argv)
+{
+	int fd;
+	long r;
+
+	if (argc != 3)
+		return usage();
+	fd = open(argv[2], O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		perror("sldtest: open");
+		return 1;
+	}
+	r = syscall(SYS_finit_module, fd, (const char *)8, 0);
+	printf("%s\n", r ? strerrorname_np(errno) : "OK");
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -250,5 +273,7 @@ int main(int argc, char **argv)
 		return cmd_timeit(argc, argv);
 	if (!strcmp(argv[1], "rmmod"))
 		return cmd_rmmod(argc, argv);
+	if (!strcmp(argv[1], "badargs"))
+		return cmd_badargs(argc, argv);
 	return usage();
 }

@@ -15,9 +15,11 @@ run "insmod fx_svm before sld_compat" insmod /mod/fx_svm.ko
 run "insmod sld_compat" load
 like "$(grep '^modscan ' $S/hooks)" '^modscan module_finalize armed$' \
 	"modscan hook on module_finalize is armed"
+like "$(grep '^modscan-cleanup ' $S/hooks)" '^modscan-cleanup module_arch_cleanup armed$' \
+	"modscan-cleanup hook on module_arch_cleanup is armed"
 is "$(cat $S/degraded)" none "nothing degraded"
 like "$(rec fx_movcr4)" \
-	'^fx_movcr4 clean none vmx=0 svm=0 cr=1 dr=0 first=mov-cr4@core-text\+0x[0-9a-f]+ scan_us=[0-9]+ flags=text-regions,preloaded,init-gone,no-modinfo,no-symtab,loaded$' \
+	'^fx_movcr4 clean none vmx=0 svm=0 cr=1 dr=0 first=mov-cr4@core-text\+0x[0-9a-f]+ guest_calls=0 scan_us=[0-9]+ atomic_ns=0 flags=text-regions,preloaded,init-gone,no-modinfo,loaded$' \
 	"preloaded fx_movcr4 listed: core text only, init text gone"
 like "$(rec fx_svm)" '^fx_svm svm-only svm-text vmx=0 svm=1 .*preloaded,init-gone' \
 	"preloaded fx_svm listed as svm-only"
@@ -28,7 +30,7 @@ rmmod fx_svm
 # ---- verdicts under the default policy (protect) ---------------------------
 is "$(cat $P/on_hypervisor)" protect "on_hypervisor defaults to protect"
 T='\.text\+0x[0-9a-f]+'
-F='scan_us=[0-9]+ flags=sections,init-scanned,modinfo,symtab'
+F='guest_calls=0 scan_us=[0-9]+ atomic_ns=[1-9][0-9]* flags=sections,init-scanned,modinfo'
 check_fx() {	# check_fx MODULE REGEX-AFTER-NAME
 	mark_dmesg
 	run "insmod $1" insmod /mod/$1.ko
@@ -43,19 +45,20 @@ check_fx vmmon "hypervisor known-hypervisor vmx=0 svm=0 cr=0 dr=0 first=- $F,wat
 check_fx fx_movcr4 "clean none vmx=0 svm=0 cr=1 dr=0 first=mov-cr4@$T $F,loaded$"
 check_fx fx_svm "svm-only svm-text vmx=0 svm=1 cr=0 dr=0 first=vmrun@$T $F,loaded$"
 check_fx fx_clean "clean none vmx=0 svm=0 cr=0 dr=0 first=- $F,loaded$"
+check_fx fx_imports "sld_safe imports-guest-handler vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@$T guest_calls=1 scan_us=[0-9]+ atomic_ns=[1-9][0-9]* flags=sections,init-scanned,modinfo,loaded$"
 check_fx fx_vendor "sld_safe vendor-safe vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@$T $F,loaded$"
 like "$(new_dmesg)" "fx_vendor declares itself split-lock safe" "vendor API call logged"
 is "$(cat $S/disable_count)" 0 "protect never disables SLD"
 
 # The offline scanner agrees with the kernel (fx_vendor excluded: its
 # vendor declaration exists only at run time).
-for m in fx_vmlaunch fx_vmxon fx_safe vmmon fx_movcr4 fx_svm fx_clean; do
+for m in fx_vmlaunch fx_vmxon fx_safe vmmon fx_movcr4 fx_svm fx_clean fx_imports; do
 	ko=/mod/$m.ko
 	off=$(sldctl scan --json $ko | sed -n 's/.*"verdict": "\([^"]*\)".*/\1/p')
 	is "$(rec $m | cut -d' ' -f2)" "$off" "$m: kernel verdict equals sldctl's"
 done
 
-for m in fx_vmlaunch fx_vmxon fx_safe vmmon fx_movcr4 fx_svm fx_clean fx_vendor; do
+for m in fx_vmlaunch fx_vmxon fx_safe vmmon fx_movcr4 fx_svm fx_clean fx_imports fx_vendor; do
 	rmmod $m
 done
 is "$(grep -c ',loaded$' $M)" 0 "every record says unloaded after rmmod"
@@ -158,7 +161,7 @@ is "$(w on_hypervisor 'protect\n')" OK "on_hypervisor=protect"
 is "$(w enabled 'N\n')" OK "hooks disarmed (enabled=N)"
 run "fallback: fx_safe loads" insmod /mod/fx_safe.ko
 like "$(rec fx_safe)" \
-	'^fx_safe hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@core-text\+0x[0-9a-f]+ scan_us=[0-9]+ flags=text-regions,init-scanned,no-modinfo,no-symtab,watched,loaded$' \
+	'^fx_safe hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@core-text\+0x[0-9a-f]+ guest_calls=0 scan_us=[0-9]+ atomic_ns=0 flags=text-regions,init-scanned,no-modinfo,watched,loaded$' \
 	"fallback: core/init text scanned, no section names, no modinfo (so no sld_safe)"
 rmmod fx_safe
 is "$(w enabled 'Y\n')" OK "hooks armed again"
@@ -170,8 +173,8 @@ if [ -f /kmod/kvm-intel.ko ]; then
 	run "insmod kvm" insmod /kmod/kvm.ko
 	out=$(insmod /kmod/kvm-intel.ko 2>&1)
 	diag "kvm_intel insmod: ${out:-loaded}"
-	like "$(rec kvm_intel)" '^kvm_intel sld_safe imports-guest-handler vmx=[1-9][0-9]* .*flags=sections,init-scanned,modinfo,symtab' \
-		"kvm_intel scanned: sld_safe, imports handle_guest_split_lock"
+	like "$(rec kvm_intel)" '^kvm_intel sld_safe imports-guest-handler vmx=[1-9][0-9]* .* guest_calls=[1-9][0-9]* .*flags=sections,init-scanned,modinfo' \
+		"kvm_intel scanned: sld_safe, calls handle_guest_split_lock"
 	lsmod | grep -q '^kvm_intel ' && rmmod kvm_intel
 	like "$(rec kvm_intel)" ',unloaded$' "kvm_intel record marked unloaded (GOING cleaned up)"
 	is "$(cat $S/disable_count)" 0 "kvm_intel left no disable behind"
