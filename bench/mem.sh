@@ -5,7 +5,7 @@
 # builds external modules with -g; there is no BTF for out-of-tree modules
 # without the kernel's vmlinux). Which struct is which:
 #   modrec       one per module seen (kmalloc'd, listed in /proc/sld_compat_modules)
-#   sld_task     one per protected task (a pool of 1024, allocated at load)
+#   sld_task     one per protected task (chunks of 128, allocated as demand grows)
 #   hv_entry     one per watched hypervisor module (static, 16)
 #   sld_cpu      the per-CPU account
 #   sld_names    an exemption list (plus its strings)

@@ -147,7 +147,7 @@ def ctx_table(bench, title, unit, rfmt):
     out.append("|---|---|---|---|---|")
     for c, base in [("unloaded", "unloaded"), ("loaded", "unloaded"),
                     ("unprotected", "unloaded"), ("protected", "unloaded"),
-                    ("ioctl-unloaded", "ioctl-unloaded"), ("ioctl-learning", "ioctl-unloaded"),
+                    ("mixed", "unloaded"), ("ioctl-unloaded", "ioctl-unloaded"), ("ioctl-learning", "ioctl-unloaded"),
                     ("ioctl-known", "ioctl-unloaded")]:
         if c not in c_:
             continue
@@ -161,7 +161,9 @@ def ctx_table(bench, title, unit, rfmt):
                                                 spread(k, "{:.2f}") if k else "-"))
     out.append("\nloaded: sld_compat loaded, no hypervisor module, no exemption (preempt-notifier "
                "key off). unprotected: loaded with a watched hypervisor and an exemption "
-               "(key on), the two threads not protected. A step is one write or read that "
+               "(key on), the two threads not protected. protected: both protected, every "
+               "switch between them hands the core's hold over (no MSR write); mixed: one "
+               "protected, one not (one write per switch between them). A step is one write or read that "
                "hands the byte over (2 per round trip); context switches are the threads' own "
                "(getrusage: voluntary + involuntary). MSR writes are toggles from the account "
                "(made or skipped).\n")
@@ -301,6 +303,38 @@ set style histogram clustered gap 1
 set style fill solid 0.6
 plot for [k=2:%d] 'ctxsw.dat' using k:xtic(1) title columnheader(k)
 """ % (len(icount) + 1))
+
+# ---- VM: per-switch cost with many protected tasks -------------------------------
+if os.path.exists(vm):
+    pool = defaultdict(dict)	# case -> round -> fields
+    for l in open(vm):
+        f = l.rstrip("\n").split("\t")
+        if f[0] == "BENCH" and f[1] == "pool" and len(f) >= 9 and f[4]:
+            pool[f[3]][f[2]] = (int(f[4]), float(f[5]), int(f[6]), int(f[7]), int(f[8]))
+    if pool:
+        rounds = sorted(pool.get("pp-10", {}), key=int)
+        out.append("\n## Context switches with 10 and 10,000 protected tasks alive (%d rounds, "
+                   "interleaved)\n" % len(rounds))
+        out.append("| case | ns per switch: median [min .. max] | / the same with 10 alive, per round "
+                   "| MSR writes per switch | records alive | records allocated | bytes per record |")
+        out.append("|---|---|---|---|---|---|---|")
+        for c in ["pp-10", "pp-10000", "mixed-10", "mixed-10000"]:
+            if c not in pool:
+                continue
+            d = pool[c]
+            base = pool.get(c.split("-")[0] + "-10", {})
+            rs = [r for r in rounds if r in d]
+            ratio = spread([d[r][0] / base[r][0] for r in rs if r in base], "{:.2f}")
+            out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+                c, spread([d[r][0] for r in rs], "{:.0f}"), ratio,
+                spread([d[r][1] for r in rs], "{:.3f}"),
+                spread([d[r][2] for r in rs], "{:.0f}"), spread([d[r][3] for r in rs], "{:.0f}"),
+                spread([d[r][4] for r in rs], "{:.0f}")))
+        out.append("\npp: both ping-pong threads protected (each switch between them hands the "
+                   "hold over: no MSR write); mixed: one of them protected. The other protected "
+                   "tasks are parked threads (blocked in a read) on CPU 1. Records come in chunks "
+                   "of 128 allocated as demand grows; the pool's memory is records allocated x "
+                   "bytes per record.\n")
 
 # ---- memory -------------------------------------------------------------------
 mem = os.path.join(res, "memory.txt")

@@ -161,6 +161,12 @@ void sld_msr_task_out(void)
 	hold_change(true, -1);
 }
 
+/* Does a protected task hold this CPU (irqs off)? */
+bool sld_msr_task_held(void)
+{
+	return this_cpu_read(sld_cpu.task);
+}
+
 /* Vendor guest bracket on this CPU; nesting is counted by the caller. */
 void sld_msr_bracket_enter(void)
 {

@@ -140,6 +140,7 @@ void sld_msr_disable_get(void);		/* SLD off on every CPU */
 void sld_msr_disable_put(void);		/* back on with the last put */
 void sld_msr_task_in(void);		/* this CPU, preemption off */
 void sld_msr_task_out(void);
+bool sld_msr_task_held(void);		/* this CPU, irqs off */
 void sld_msr_bracket_enter(void);
 void sld_msr_bracket_exit(void);
 void sld_msr_reassert(void);		/* after the kernel wrote it */

@@ -20,11 +20,12 @@
  *
  * A notifier can only be added by the task itself, which suits us: every
  * way into protection runs in the task (its #AC, its ioctl, its exec, a
- * vendor's guest entry). Records come from a preallocated pool: those
- * paths are kprobe handlers, where even GFP_ATOMIC is not allowed on
- * PREEMPT_RT. A record holds a reference on its task, so that a record
- * whose task died unseen (kprobes switched off system-wide) still points
- * at a live task_struct when it is detached.
+ * vendor's guest entry). Those paths are kprobe handlers, where even
+ * GFP_ATOMIC is not allowed on PREEMPT_RT, so records come from a pool
+ * that grows ahead of demand (see "the pool" below). A record holds a
+ * reference on its task, so that a record whose task died unseen (kprobes
+ * switched off system-wide) still points at a live task_struct when it is
+ * detached.
  *
  * A record ends at do_exit (a kprobe), when exec starts a program that no
  * exemption matches (for exempted tasks), or when sld_compat is disabled
@@ -62,6 +63,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cred.h>
+#include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/mutex.h>
@@ -76,12 +79,13 @@
 #include <linux/workqueue.h>
 
 #include "sld_compat.h"
-
-#define POOL_SIZE	1024
+#include "knobs.h"
 
 struct sld_task {
 	struct preempt_notifier pn;
+	struct sld_task *next_free;	/* on the free list */
 	struct task_struct *task;
+	kuid_t uid;		/* counted for this uid (see admit()) */
 	pid_t pid;
 	char comm[TASK_COMM_LEN];
 	enum sld_why why;
@@ -91,18 +95,18 @@ struct sld_task {
 	unsigned long switches, ac_user, ac_guest;
 	bool warned;
 	bool pinned;		/* holds a reference on sld_compat */
+	bool used;		/* under pool_lock */
+	bool exempt_share;	/* counted against the exempt share */
+	bool detached;		/* detach_fn() took it off its task */
 };
 
-static struct sld_task *pool;
-static unsigned int *free_ids, nfree;
-static DEFINE_RAW_SPINLOCK(pool_lock);	/* pool membership, used[] */
-static bool *used;
 static DEFINE_MUTEX(task_mutex);	/* key, ready, detach */
 static bool key_held, setup_done;	/* task_mutex */
 static bool key_wanted;			/* the last refresh's need */
 static bool ready;			/* protect() may add records */
-static atomic_long_t n_protected, n_exited, n_exec_dropped, n_pool_full;
-static atomic_long_t n_detached, n_refused;
+static atomic_long_t n_protected, n_exited, n_exec_dropped;
+static atomic_long_t n_detached, n_refused_off, n_refused_full;
+static atomic_long_t n_refused_cap, n_refused_growing, n_grow_failed;
 static atomic_t n_pinned;		/* records with pinned set */
 
 static const char *const why_names[] = {
@@ -116,40 +120,102 @@ static const char *const why_names[] = {
 /*
  * Calls of our notifiers, per CPU: the proof, in the VM suite, that a
  * context switch of an unprotected task never runs sld_compat code.
+ * handovers: switches from one protected task to another that kept the
+ * core's hold as it was, without touching the MSR.
  */
 static DEFINE_PER_CPU(unsigned long, sched_calls);
+static DEFINE_PER_CPU(unsigned long, sched_handovers);
+
+/*
+ * A protected task switched out for another protected task on this CPU
+ * leaves its hold to it (task_sched_out): the record the hold was handed
+ * to, until its sched_in takes it. Only this CPU's context switch sets
+ * and clears it, with preemption off; detach_fn() clears it too.
+ */
+static DEFINE_PER_CPU(struct sld_task *, handed);
+
+static struct preempt_ops task_ops;
+
+/* A task's record, if it has one (preemption off, task not running). */
+static struct sld_task *find_record(struct task_struct *task)
+{
+	struct preempt_notifier *pn;
+
+	hlist_for_each_entry(pn, &task->preempt_notifiers, link)
+		if (pn->ops == &task_ops)
+			return container_of(pn, struct sld_task, pn);
+	return NULL;
+}
 
 /*
  * running: this task holds its CPU's core off. A released record (why
  * none, see sld_task_release_hv) takes no hold. Irqs off around the
  * hold, which drop_released() also changes (sched_in runs with irqs on).
+ *
+ * Handover: the previous task left its hold to this one (see
+ * task_sched_out), so the CPU's hold is still on and nothing is written.
+ * Between the previous task's sched_out and this sched_in interrupts are
+ * on: if this record was released meanwhile (drop_released() found it not
+ * running yet), the handed hold is given back here.
  */
 static void task_sched_in(struct preempt_notifier *pn, int cpu)
 {
 	struct sld_task *t = container_of(pn, struct sld_task, pn);
+	bool protected, handover;
 	unsigned long flags;
 
 	this_cpu_inc(sched_calls);
 	t->cpu = cpu;
 	t->switches++;
 	local_irq_save(flags);
-	if (READ_ONCE(t->why) != SLD_WHY_NONE) {
+	/* A handed hold is still on this CPU's account, or it is no handover. */
+	handover = this_cpu_read(handed) && sld_msr_task_held();
+	this_cpu_write(handed, NULL);
+	protected = READ_ONCE(t->why) != SLD_WHY_NONE;
+	if (protected) {
 		t->running = true;
-		sld_msr_task_in();
+		if (handover)
+			this_cpu_inc(sched_handovers);
+		else
+			sld_msr_task_in();
+	} else if (handover) {
+		sld_msr_task_out();
 	}
 	local_irq_restore(flags);
 }
 
+/* current becomes protected on this CPU (preemption off): hold it now. */
+static void start_running(struct sld_task *t)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	t->cpu = smp_processor_id();
+	t->running = true;
+	sld_msr_task_in();
+	local_irq_restore(flags);
+}
+
+/*
+ * Irqs off (the scheduler's rq lock). next is not running: only next
+ * itself or detach_fn() (stop_machine, no CPU in a switch) changes its
+ * notifier list, so its record cannot go before its sched_in.
+ */
 static void task_sched_out(struct preempt_notifier *pn,
 			   struct task_struct *next)
 {
 	struct sld_task *t = container_of(pn, struct sld_task, pn);
+	struct sld_task *nt;
 
 	this_cpu_inc(sched_calls);
-	if (t->running) {
-		t->running = false;
+	if (!t->running)
+		return;
+	t->running = false;
+	nt = hlist_empty(&next->preempt_notifiers) ? NULL : find_record(next);
+	if (nt && READ_ONCE(nt->why) != SLD_WHY_NONE)
+		this_cpu_write(handed, nt);	/* the hold stays: no write */
+	else
 		sld_msr_task_out();
-	}
 }
 
 static struct preempt_ops task_ops = {
@@ -160,36 +226,241 @@ static struct preempt_ops task_ops = {
 /* Preemption off: only current changes its own notifier list. */
 static struct sld_task *find_current(void)
 {
-	struct preempt_notifier *pn;
-
-	hlist_for_each_entry(pn, &current->preempt_notifiers, link)
-		if (pn->ops == &task_ops)
-			return container_of(pn, struct sld_task, pn);
-	return NULL;
+	return find_record(current);
 }
 
 /* ---- the pool ------------------------------------------------------------------ */
 
 /*
+ * Records live in chunks of CHUNK, allocated in sleepable context by
+ * grow_work, never in the handlers that take records: pool_get() queues
+ * the work when fewer than LOW_WATER records are free, so the pool grows
+ * ahead of demand, chunk by chunk, up to max_tasks (rounded up to a
+ * chunk). Chunks are never freed before unload: a record's address is
+ * stable while anything may look at it, and walkers need no RCU. A
+ * burst of more than LOW_WATER new tasks faster than the work runs is
+ * refused (tasks_refused_growing), like a task over max_tasks.
+ *
+ * Who may take a record (admit()): an unprivileged user can obtain an
+ * exemption by itself (exempt_comm, see README's trust model), so
+ * - exempt records may fill at most max_tasks minus a reserve of a
+ *   quarter: hypervisor tasks never fail because exempt tasks filled the
+ *   pool;
+ * - the exempt records of one non-root uid are capped (tasks_per_uid):
+ *   one user does not starve the exempt tasks of others. The count per
+ *   uid lives in a fixed table (no allocation in handlers); if more than
+ *   UID_SLOTS uids hold exempt records at once, a new uid is refused as
+ *   over its cap. Root's tasks are not capped. The default is half of
+ *   max_tasks' default.
+ * Hypervisor records are bounded only by max_tasks.
+ */
+#define CHUNK_SHIFT	7
+#define CHUNK		(1U << CHUNK_SHIFT)		/* 128 records */
+#define LOW_WATER	(CHUNK / 2)
+#define TASKS_MIN	16U
+#define TASKS_LIMIT	(1U << 18)
+#define MAX_CHUNKS	(TASKS_LIMIT / CHUNK)
+#define UID_BITS	10
+#define UID_SLOTS	(1U << UID_BITS)
+
+static DEFINE_RAW_SPINLOCK(pool_lock);	/* everything below */
+static struct sld_task *chunks[MAX_CHUNKS];
+static unsigned int nchunks;		/* published chunks */
+static struct sld_task *free_list;
+static unsigned int nfree, nlive, nexempt;
+static struct uid_count {
+	kuid_t uid;
+	unsigned int n;		/* 0: free slot */
+} uids[UID_SLOTS];
+
+static unsigned int max_tasks_knob;	/* 0: default_max_tasks() */
+static unsigned int per_uid_knob;	/* 0: half of max_tasks */
+
+static unsigned int default_max_tasks(void)
+{
+	return clamp(64 * num_possible_cpus(), 1024U, TASKS_LIMIT);
+}
+
+static unsigned int max_tasks(void)
+{
+	return READ_ONCE(max_tasks_knob) ?: default_max_tasks();
+}
+
+/* Not half of max_tasks itself: a knob's value changes only when written. */
+static unsigned int per_uid(void)
+{
+	return READ_ONCE(per_uid_knob) ?: default_max_tasks() / 2;
+}
+
+static unsigned int capacity(void)
+{
+	return smp_load_acquire(&nchunks) * CHUNK;
+}
+
+/* Record id (0 .. capacity() - 1) to record. */
+static struct sld_task *rec(unsigned int id)
+{
+	return &chunks[id >> CHUNK_SHIFT][id & (CHUNK - 1)];
+}
+
+/* pool_lock held: the uid's slot (linear probing), or a free one. */
+static struct uid_count *uid_slot(kuid_t uid)
+{
+	unsigned int i = hash_32(__kuid_val(uid), UID_BITS), n;
+
+	for (n = 0; n < UID_SLOTS; n++, i = (i + 1) & (UID_SLOTS - 1))
+		if (!uids[i].n || uid_eq(uids[i].uid, uid))
+			return &uids[i];
+	return NULL;
+}
+
+/* pool_lock held: one exempt record less for uid (backward-shift delete). */
+static void uid_put(kuid_t uid)
+{
+	struct uid_count *u = uid_slot(uid);
+	unsigned int i, j, k;
+
+	if (!u || !u->n || --u->n)
+		return;
+	i = u - uids;
+	for (j = (i + 1) & (UID_SLOTS - 1); uids[j].n;
+	     j = (j + 1) & (UID_SLOTS - 1)) {
+		k = hash_32(__kuid_val(uids[j].uid), UID_BITS);
+		/* An entry whose home lies cyclically in (i, j] stays. */
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		uids[i] = uids[j];
+		uids[j].n = 0;
+		i = j;
+	}
+}
+
+/* pool_lock held: leave the exempt share (the record became a hypervisor's). */
+static void leave_exempt_share(struct sld_task *t)
+{
+	if (!t->exempt_share)
+		return;
+	t->exempt_share = false;
+	nexempt--;
+	if (!uid_eq(t->uid, GLOBAL_ROOT_UID))
+		uid_put(t->uid);
+}
+
+enum refusal { ADMIT, REFUSE_FULL, REFUSE_CAP, REFUSE_GROWING };
+
+/* pool_lock held: may current take a record? See the comment above. */
+static enum refusal admit(bool hv, kuid_t uid, struct uid_count **slot)
+{
+	unsigned int max = max_tasks();
+
+	*slot = NULL;
+	if (nlive >= max)
+		return REFUSE_FULL;
+	if (!hv && nexempt >= max - max / 4)
+		return REFUSE_FULL;
+	if (!hv && !uid_eq(uid, GLOBAL_ROOT_UID)) {
+		*slot = uid_slot(uid);
+		if (!*slot || (*slot)->n >= per_uid())
+			return REFUSE_CAP;
+	}
+	return free_list ? ADMIT : REFUSE_GROWING;
+}
+
+static void grow_fn(struct work_struct *work);
+static DECLARE_WORK(grow_work, grow_fn);
+
+static bool want_chunk(void)
+{
+	return nfree < LOW_WATER && nchunks < MAX_CHUNKS &&
+	       nchunks * CHUNK < max_tasks();
+}
+
+/* pool_lock held: a new chunk's records join the free list. */
+static void add_chunk(struct sld_task *c)
+{
+	unsigned int i;
+
+	for (i = CHUNK; i-- > 0;) {
+		c[i].next_free = free_list;
+		free_list = &c[i];
+	}
+	nfree += CHUNK;
+	chunks[nchunks] = c;
+	smp_store_release(&nchunks, nchunks + 1);
+}
+
+/* Sleepable: allocate chunks until LOW_WATER records are free again. */
+static int grow(void)
+{
+	unsigned long flags;
+	struct sld_task *c;
+	bool want;
+
+	for (;;) {
+		raw_spin_lock_irqsave(&pool_lock, flags);
+		want = want_chunk();
+		raw_spin_unlock_irqrestore(&pool_lock, flags);
+		if (!want)
+			return 0;
+		c = kvcalloc(CHUNK, sizeof(*c), GFP_KERNEL);
+		if (!c) {
+			atomic_long_inc(&n_grow_failed);
+			return -ENOMEM;
+		}
+		raw_spin_lock_irqsave(&pool_lock, flags);
+		if (want_chunk()) {
+			add_chunk(c);
+			c = NULL;
+		}
+		raw_spin_unlock_irqrestore(&pool_lock, flags);
+		kvfree(c);
+	}
+}
+
+/* task_mutex: sld_task_free() waits for it with cancel_work_sync(). */
+static void grow_fn(struct work_struct *work)
+{
+	mutex_lock(&task_mutex);
+	grow();
+	mutex_unlock(&task_mutex);
+}
+
+/*
  * why and hv are set under the lock: sld_task_release_hv() reads a used
  * record's under it, never a previous owner's.
  */
-static struct sld_task *pool_get(enum sld_why why, int hv)
+static struct sld_task *pool_get(enum sld_why why, int hv,
+				 enum refusal *refused)
 {
+	kuid_t uid = current_uid();
 	struct sld_task *t = NULL;
+	struct uid_count *slot;
 	unsigned long flags;
+	bool more;
 
 	raw_spin_lock_irqsave(&pool_lock, flags);
-	if (nfree) {
-		unsigned int id = free_ids[--nfree];
-
-		used[id] = true;
-		t = &pool[id];
+	*refused = admit(hv >= 0, uid, &slot);
+	if (*refused == ADMIT) {
+		t = free_list;
+		free_list = t->next_free;
+		nfree--;
+		nlive++;
 		memset(t, 0, sizeof(*t));
+		t->used = true;
 		t->why = why;
 		t->hv = hv;
+		t->uid = uid;
+		if (hv < 0) {
+			t->exempt_share = true;
+			nexempt++;
+		}
+		if (slot && !slot->n++)
+			slot->uid = uid;
 	}
+	more = want_chunk();
 	raw_spin_unlock_irqrestore(&pool_lock, flags);
+	if (more)
+		schedule_work(&grow_work);
 	return t;
 }
 
@@ -197,19 +468,22 @@ static struct sld_task *pool_get(enum sld_why why, int hv)
 static struct task_struct *pool_put(struct sld_task *t)
 {
 	struct task_struct *task = t->task;
-	unsigned int id = t - pool;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&pool_lock, flags);
-	used[id] = false;
-	free_ids[nfree++] = id;
+	leave_exempt_share(t);
+	t->used = false;
+	t->next_free = free_list;
+	free_list = t;
+	nfree++;
+	nlive--;
 	raw_spin_unlock_irqrestore(&pool_lock, flags);
 	return task;
 }
 
 static unsigned int live(void)
 {
-	return POOL_SIZE - READ_ONCE(nfree);
+	return READ_ONCE(nlive);
 }
 
 /* ---- pins: a hypervisor task keeps sld_compat loaded (see the top) ----------------- */
@@ -265,23 +539,49 @@ bool sld_task_protected(void)
 	return t && READ_ONCE(t->why) != SLD_WHY_NONE;
 }
 
-/* A released record protects its task again (current, preemption off). */
-static void revive(struct sld_task *t, enum sld_why why, int hv)
+/* pool_lock: a record protected for a hypervisor from now on. */
+static void become_hv(struct sld_task *t, int hv)
 {
 	unsigned long flags;
 
+	raw_spin_lock_irqsave(&pool_lock, flags);
+	leave_exempt_share(t);
 	WRITE_ONCE(t->hv, hv);
-	if (hv >= 0) {
-		sld_hv_count_task(hv);
-		pin(t);
-	}
-	local_irq_save(flags);
-	WRITE_ONCE(t->why, hv >= 0 ? SLD_WHY_HV : why);
-	t->running = true;
-	t->cpu = smp_processor_id();
-	sld_msr_task_in();
-	local_irq_restore(flags);
+	WRITE_ONCE(t->why, SLD_WHY_HV);
+	raw_spin_unlock_irqrestore(&pool_lock, flags);
+	sld_hv_count_task(hv);
+	pin(t);
+}
+
+/*
+ * A released record protects its task again (current, preemption off).
+ * It keeps its place in the pool: a hypervisor record stays in the
+ * reserve's count even when it comes back as an exempt one.
+ */
+static void revive(struct sld_task *t, enum sld_why why, int hv)
+{
+	if (hv >= 0)
+		become_hv(t, hv);
+	else
+		WRITE_ONCE(t->why, why);
+	start_running(t);
 	atomic_long_inc(&n_protected);
+}
+
+static int refuse(enum refusal r)
+{
+	switch (r) {
+	case REFUSE_CAP:
+		atomic_long_inc(&n_refused_cap);
+		break;
+	case REFUSE_GROWING:
+		atomic_long_inc(&n_refused_growing);
+		break;
+	default:
+		atomic_long_inc(&n_refused_full);
+		break;
+	}
+	return -ENOSPC;
 }
 
 /*
@@ -290,10 +590,11 @@ static void revive(struct sld_task *t, enum sld_why why, int hv)
  */
 int sld_task_protect(enum sld_why why, int hv)
 {
+	enum refusal refused;
 	struct sld_task *t;
 
 	if (!READ_ONCE(ready)) {
-		atomic_long_inc(&n_refused);
+		atomic_long_inc(&n_refused_off);
 		return -EAGAIN;
 	}
 	t = find_current();
@@ -302,19 +603,13 @@ int sld_task_protect(enum sld_why why, int hv)
 		return 0;
 	}
 	if (t) {
-		if (hv >= 0 && t->hv < 0) {
-			WRITE_ONCE(t->hv, hv);
-			WRITE_ONCE(t->why, SLD_WHY_HV);
-			sld_hv_count_task(hv);
-			pin(t);
-		}
+		if (hv >= 0 && t->hv < 0)
+			become_hv(t, hv);
 		return 0;
 	}
-	t = pool_get(why, hv);
-	if (!t) {
-		atomic_long_inc(&n_pool_full);
-		return -ENOSPC;
-	}
+	t = pool_get(why, hv, &refused);
+	if (!t)
+		return refuse(refused);
 	get_task_struct(current);
 	t->task = current;
 	t->pid = task_pid_nr(current);
@@ -327,8 +622,7 @@ int sld_task_protect(enum sld_why why, int hv)
 	preempt_notifier_init(&t->pn, &task_ops);
 	preempt_notifier_register(&t->pn);
 	atomic_long_inc(&n_protected);
-	task_sched_in(&t->pn, smp_processor_id());
-	t->switches = 0;
+	start_running(t);
 	return 0;
 }
 
@@ -402,25 +696,27 @@ static void drop_released(void *unused)
  */
 unsigned int sld_task_release_hv(int slot)
 {
-	unsigned int id, n = 0, npins = 0;
+	unsigned int c, i, n = 0, npins = 0;
 	unsigned long flags;
 
-	if (!pool)
-		return 0;
 	/* Probe handlers that still saw the slot watched are done. */
 	synchronize_rcu();
-	raw_spin_lock_irqsave(&pool_lock, flags);
-	for (id = 0; id < POOL_SIZE; id++) {
-		struct sld_task *t = &pool[id];
+	for (c = 0; c < capacity() / CHUNK; c++) {
+		/* The lock per chunk: irqs off for CHUNK records at most. */
+		raw_spin_lock_irqsave(&pool_lock, flags);
+		for (i = 0; i < CHUNK; i++) {
+			struct sld_task *t = &chunks[c][i];
 
-		if (used[id] && READ_ONCE(t->hv) == slot &&
-		    READ_ONCE(t->why) == SLD_WHY_HV) {
-			WRITE_ONCE(t->why, SLD_WHY_NONE);
-			npins += xchg(&t->pinned, false);
-			n++;
+			if (t->used && !t->detached &&
+			    READ_ONCE(t->hv) == slot &&
+			    READ_ONCE(t->why) == SLD_WHY_HV) {
+				WRITE_ONCE(t->why, SLD_WHY_NONE);
+				npins += xchg(&t->pinned, false);
+				n++;
+			}
 		}
+		raw_spin_unlock_irqrestore(&pool_lock, flags);
 	}
-	raw_spin_unlock_irqrestore(&pool_lock, flags);
 	if (n)
 		on_each_cpu(drop_released, NULL, 1);
 	/* A released task no longer keeps sld_compat loaded. */
@@ -488,62 +784,60 @@ static struct sld_hook hook_exec = {
 
 /* ---- the key, readiness and detaching ---------------------------------------------- */
 
-static struct detached {
-	struct task_struct *task;
-	int hv;
-	bool pinned;
-} detached[POOL_SIZE];
-static unsigned int ndetached;
-
-/* Under stop_machine: no CPU is in a context switch or in our handlers. */
+/*
+ * Under stop_machine: no CPU is in a context switch or in our handlers.
+ * Records only leave their tasks here; say_detached() frees them after,
+ * where it may sleep and print.
+ */
 static int detach_fn(void *unused)
 {
-	unsigned int id;
+	unsigned int id, cpu;
 
-	ndetached = 0;
-	for (id = 0; id < POOL_SIZE; id++) {
-		struct detached *d = &detached[ndetached];
+	for (id = 0; id < capacity(); id++) {
+		struct sld_task *t = rec(id);
 
-		if (!used[id])
+		if (!t->used || t->detached)
 			continue;
-		hlist_del(&pool[id].pn.link);
-		d->hv = pool[id].why == SLD_WHY_HV ? pool[id].hv : -1;
-		d->pinned = pool[id].pinned;
-		d->task = pool_put(&pool[id]);
-		ndetached++;
+		hlist_del(&t->pn.link);
+		t->detached = true;
 	}
+	for_each_possible_cpu(cpu)
+		per_cpu(handed, cpu) = NULL;
 	sld_msr_drop_task_holds();
 	return 0;
 }
 
-/* Names the detached tasks; returns how many of them held a pin. */
+/* Names the detached tasks, frees their records; returns their pins. */
 static unsigned int say_detached(const char *why)
 {
-	unsigned int i, nhv = 0, npins = 0;
+	unsigned int id, n = 0, nhv = 0, npins = 0;
 	char hv[MODULE_NAME_LEN];
 
 	pr_info("%s: %u protected task(s) detached, SLD back to the kernel's state for them\n",
-		why, ndetached);
-	for (i = 0; i < ndetached; i++) {
-		struct detached *d = &detached[i];
+		why, live());
+	for (id = 0; id < capacity(); id++) {
+		struct sld_task *t = rec(id);
 
-		if (d->hv < 0) {
-			pr_info("  detached %s[%d]\n", d->task->comm,
-				task_pid_nr(d->task));
+		if (!t->used || !t->detached)
+			continue;
+		if (t->why != SLD_WHY_HV) {
+			pr_info("  detached %s[%d]\n", t->task->comm,
+				task_pid_nr(t->task));
 		} else {
-			sld_hv_name(d->hv, hv, sizeof(hv));
+			sld_hv_name(t->hv, hv, sizeof(hv));
 			pr_warn("  detached %s[%d], a task of hypervisor %s: its guest may now receive split-lock #AC\n",
-				d->task->comm, task_pid_nr(d->task), hv);
+				t->task->comm, task_pid_nr(t->task), hv);
 			nhv++;
 		}
-		npins += d->pinned;
-		put_task_struct(d->task);
+		/* xchg: sld_task_release_hv() may take the pin meanwhile. */
+		npins += xchg(&t->pinned, false);
+		put_task_struct(pool_put(t));
+		n++;
 	}
 	if (nhv)
 		pr_warn("%s: %u hypervisor task(s) lost protection: their guests may now receive split-lock #AC\n",
 			why, nhv);
-	atomic_long_add(ndetached, &n_detached);
-	ndetached = 0;
+	atomic_long_add(n, &n_detached);
 	return npins;
 }
 
@@ -619,22 +913,16 @@ out:
 /* Before sld_hooks_init(). */
 int sld_task_setup(void)
 {
-	unsigned int i;
+	int err;
 
 	if (!IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS)) {
 		sld_degrade("per-task", "kernel built without CONFIG_PREEMPT_NOTIFIERS: no task can be protected");
 		return 0;
 	}
-	pool = kvcalloc(POOL_SIZE, sizeof(*pool), GFP_KERNEL);
-	free_ids = kvcalloc(POOL_SIZE, sizeof(*free_ids), GFP_KERNEL);
-	used = kvcalloc(POOL_SIZE, sizeof(*used), GFP_KERNEL);
-	if (!pool || !free_ids || !used) {
-		sld_task_free();
-		return -ENOMEM;
-	}
-	for (i = 0; i < POOL_SIZE; i++)
-		free_ids[i] = POOL_SIZE - 1 - i;
-	nfree = POOL_SIZE;
+	/* The first chunk now: protection works from the first task on. */
+	err = grow();
+	if (err)
+		return err;
 	sld_hook_add(&hook_exit);
 	sld_hook_add(&hook_exec);
 	return 0;
@@ -668,18 +956,23 @@ void sld_task_exit(void)
 	if (engine_possible())
 		detach_all(atomic_read(&n_pinned) ? "unloading (forced)" : "unloading");
 	mutex_unlock(&task_mutex);
-	/* No record is left to queue it again; the work takes task_mutex. */
+	/* No record is left to queue them again; both take task_mutex. */
 	cancel_work_sync(&key_work);
+	cancel_work_sync(&grow_work);
 }
 
 void sld_task_free(void)
 {
-	kvfree(pool);
-	kvfree(free_ids);
-	kvfree(used);
-	pool = NULL;
-	free_ids = NULL;
-	used = NULL;
+	unsigned int c;
+
+	cancel_work_sync(&grow_work);
+	for (c = 0; c < nchunks; c++) {
+		kvfree(chunks[c]);
+		chunks[c] = NULL;
+	}
+	nchunks = 0;
+	free_list = NULL;
+	nfree = 0;
 }
 
 /*
@@ -692,15 +985,15 @@ int sld_tasks_show(char *buf, size_t size)
 	unsigned long flags;
 	int n = 0;
 
-	for (id = 0; pool && id < POOL_SIZE && n < size - 200; id++) {
+	for (id = 0; id < capacity() && n < size - 200; id++) {
 		struct sld_task t;
 		char hv[MODULE_NAME_LEN];
 		bool in_use;
 
 		raw_spin_lock_irqsave(&pool_lock, flags);
-		in_use = used[id];
+		in_use = rec(id)->used;
 		if (in_use)
-			t = pool[id];
+			t = *rec(id);
 		raw_spin_unlock_irqrestore(&pool_lock, flags);
 		if (!in_use)
 			continue;
@@ -733,11 +1026,11 @@ int sld_task_in_use_show(char *buf, size_t size)
 	unsigned long flags;
 	int slot, n = 0;
 
-	for (id = 0; pool && id < POOL_SIZE; id++) {
+	for (id = 0; id < capacity(); id++) {
 		slot = -1;
 		raw_spin_lock_irqsave(&pool_lock, flags);
-		if (used[id] && pool[id].pinned)
-			slot = pool[id].hv;
+		if (rec(id)->used && rec(id)->pinned)
+			slot = rec(id)->hv;
 		raw_spin_unlock_irqrestore(&pool_lock, flags);
 		if (slot >= (int)ARRAY_SIZE(by_slot))
 			other++;
@@ -758,21 +1051,96 @@ int sld_task_in_use_show(char *buf, size_t size)
 	return n;
 }
 
+/*
+ * The engine's counters. tasks_refused counts every refusal, then why:
+ * _off (engine off: disabled, unloading, nothing to protect), _full
+ * (max_tasks reached, or the exempt share of it), _cap (the uid's
+ * tasks_per_uid), _growing (no free record: the pool had not grown yet,
+ * or could not). tasks_capacity records are allocated, tasks_record_bytes
+ * each.
+ */
 int sld_task_counters_show(char *buf, size_t size)
 {
-	unsigned long calls = 0;
+	unsigned long calls = 0, handovers = 0;
+	long off = atomic_long_read(&n_refused_off);
+	long full = atomic_long_read(&n_refused_full);
+	long cap = atomic_long_read(&n_refused_cap);
+	long growing = atomic_long_read(&n_refused_growing);
 	int cpu;
 
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		calls += per_cpu(sched_calls, cpu);
+		handovers += per_cpu(sched_handovers, cpu);
+	}
 	return scnprintf(buf, size,
-			 "tasks_live %u\ntasks_pinning %d\ntasks_protected %ld\ntasks_exited %ld\ntasks_exec_dropped %ld\ntasks_detached %ld\ntasks_pool_full %ld\ntasks_refused %ld\nkey_held %d\nready %d\nsched_calls %lu\n",
-			 pool ? live() : 0, atomic_read(&n_pinned),
+			 "tasks_live %u\ntasks_exempt %u\ntasks_pinning %d\ntasks_protected %ld\ntasks_exited %ld\ntasks_exec_dropped %ld\ntasks_detached %ld\n"
+			 "tasks_refused %ld\ntasks_refused_off %ld\ntasks_refused_full %ld\ntasks_refused_cap %ld\ntasks_refused_growing %ld\n"
+			 "tasks_max %u\ntasks_per_uid %u\ntasks_capacity %u\ntasks_record_bytes %zu\ntasks_grow_failed %ld\n"
+			 "key_held %d\nready %d\nsched_calls %lu\nsched_handovers %lu\n",
+			 live(), READ_ONCE(nexempt), atomic_read(&n_pinned),
 			 atomic_long_read(&n_protected),
 			 atomic_long_read(&n_exited),
 			 atomic_long_read(&n_exec_dropped),
 			 atomic_long_read(&n_detached),
-			 atomic_long_read(&n_pool_full),
-			 atomic_long_read(&n_refused),
-			 READ_ONCE(key_held), READ_ONCE(ready), calls);
+			 off + full + cap + growing, off, full, cap, growing,
+			 max_tasks(), per_uid(), capacity(),
+			 sizeof(struct sld_task),
+			 atomic_long_read(&n_grow_failed),
+			 READ_ONCE(key_held), READ_ONCE(ready), calls, handovers);
 }
+
+/* ---- knobs: max_tasks, tasks_per_uid ------------------------------------------------ */
+
+/*
+ * max_tasks bounds the records (protected tasks) alive at once. Lowering
+ * it below the live count is accepted and only caps: no record is taken
+ * away, new ones are refused until fewer are alive, and memory already
+ * allocated stays until unload. Raising it lets the pool grow on demand.
+ */
+static int max_tasks_set(const char *val, const char **why)
+{
+	int v;
+	int err = sld_parse_int(val, TASKS_MIN, TASKS_LIMIT, &v, why);
+
+	if (err)
+		return err;
+	WRITE_ONCE(max_tasks_knob, v);
+	/* Raised: room for new records now, not at the next refusal. */
+	if (READ_ONCE(setup_done))
+		schedule_work(&grow_work);
+	return 0;
+}
+
+static int max_tasks_show(char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%u\n", max_tasks());
+}
+
+static struct sld_knob knob_max_tasks = {
+	.name = "max_tasks", .max_len = 6,
+	.set = max_tasks_set, .show = max_tasks_show,
+};
+SLD_KNOB(max_tasks, knob_max_tasks,
+	 "Most protected tasks at once, 16..262144 (default 64 per possible CPU, at least 1024)");
+
+static int per_uid_set(const char *val, const char **why)
+{
+	int v;
+	int err = sld_parse_int(val, 1, TASKS_LIMIT, &v, why);
+
+	if (!err)
+		WRITE_ONCE(per_uid_knob, v);
+	return err;
+}
+
+static int per_uid_show(char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%u\n", per_uid());
+}
+
+static struct sld_knob knob_per_uid = {
+	.name = "tasks_per_uid", .max_len = 6,
+	.set = per_uid_set, .show = per_uid_show,
+};
+SLD_KNOB(tasks_per_uid, knob_per_uid,
+	 "Most exempt tasks of one non-root uid protected at once, 1..262144 (default half of max_tasks' default)");

@@ -7,7 +7,11 @@
 #                 the preempt-notifier key is off
 #   unprotected   loaded, a watched hypervisor (fx_hv) and an exemption, so
 #                 the preempt-notifier key is on, but the threads unprotected
-#   protected     both threads protected (a RUN ioctl on /dev/fx_hv first)
+#   protected     both threads protected (a RUN ioctl on /dev/fx_hv first):
+#                 every switch between them hands the hold over, no MSR
+#                 write
+#   mixed         only one of them protected: every switch between them
+#                 is one toggle (SLD off as it comes in, on as it goes)
 # and, from the account, the MSR writes (made or skipped) per switch.
 # ioctls on a pipe (a device no hypervisor owns, sldhv ioctlcost) with
 #   ioctl-unloaded   sld_compat not loaded
@@ -55,6 +59,7 @@ one() {
 		pp $1 $2; unload; insmod /mod/fx_hv.ko ;;
 	unprotected) up known; pp $1 $2 ;;
 	protected) up known; pp $1 $2 fx_hv ;;
+	mixed) up known; pp $1 $2 "fx_hv one" ;;
 	ioctl-unloaded) down; io $1 $2 ;;
 	ioctl-learning) down; up learning; io $1 $2 ;;
 	ioctl-known) up known; io $1 $2 ;;
@@ -62,6 +67,6 @@ one() {
 }
 
 insmod /mod/fx_hv.ko
-interleave $R unloaded loaded unprotected protected ioctl-unloaded ioctl-learning ioctl-known
+interleave $R unloaded loaded unprotected protected mixed ioctl-unloaded ioctl-learning ioctl-known
 down
 rmmod fx_hv

@@ -66,6 +66,8 @@ static const struct {
 	{ "exempt_path", { "/tests/bin/sldtest", "/tests/bin/knobstress\n", "-" },
 	  { "/tests/bin/sldtest", "/tests/bin/knobstress", "-" } },
 	{ "exempt_proactive", { "Y", "N\n" }, { "Y", "N" } },
+	{ "max_tasks", { "1024", "4096\n" }, { "1024", "4096" } },
+	{ "tasks_per_uid", { "512", "1000\n" }, { "512", "1000" } },
 	{ "exempt_comm", { "knobstress,ks_x", "ks_y\n", "-",
 			   "ks_1,ks_2,ks_3,ks_4,ks_5,ks_6,ks_7,ks_8" },
 	  { "knobstress,ks_x", "ks_y", "-",

@@ -47,12 +47,18 @@
  *                                 E another error (one task throughout)
  *   sldhv cat FILE                print FILE (as this task, e.g. when
  *                                 started under an exempt name)
- *   sldhv pingpong N [DEV]        two threads on CPU 0 pass a byte N times
+ *   sldhv pingpong N [DEV [one]]  two threads on CPU 0 pass a byte N times
  *                                 through pipes (2 context switches per
  *                                 round); with DEV both first RUN once, so
- *                                 both are protected. Prints
+ *                                 both are protected (with "one" only the
+ *                                 first thread). Prints
  *                                 "switches=S ns_per_switch=X csw=C"
  *                                 (C: the threads' own switches)
+ *   sldhv park DEV N STOPFILE     N threads each RUN once (protected), then
+ *                                 block until STOPFILE exists; prints
+ *                                 "parked=N failed=F" once all have run
+ *                                 (threads are started in batches of 32
+ *                                 with a pause, so the pool can grow)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -60,6 +66,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +89,7 @@ static void on_sigbus(int sig)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldhv oncpu|run|runs|nop|runread|pair|forkrun|swarm|loop|migrate|ioctlcost ... (see source)\n");
+	fprintf(stderr, "usage: sldhv oncpu|run|runs|nop|runread|pair|forkrun|swarm|loop|migrate|ioctlcost|pingpong|park ... (see source)\n");
 	return 2;
 }
 
@@ -493,14 +500,17 @@ static int cmd_pingpong(int argc, char **argv)
 	long csw;
 	char c = 0;
 
-	if (argc < 3 || argc > 4 || pipe(a) || pipe(b))
+	if (argc < 3 || argc > 5 || pipe(a) || pipe(b))
+		return usage();
+	if (argc == 5 && strcmp(argv[4], "one"))
 		return usage();
 	n = num(argv[2]);
-	if (argc == 4)
+	if (argc >= 4)
 		dev = open_dev(argv[3]);
 	if (!n || pin(0) || (dev >= 0 && run(dev, 0, 0, 1, 0, &r)))
 		return 1;
-	p = (struct pong){ .in = a[0], .out = b[1], .dev = dev, .n = n };
+	p = (struct pong){ .in = a[0], .out = b[1], .n = n,
+			   .dev = argc == 5 ? -1 : dev };
 	pthread_create(&t, NULL, pong_thread, &p);
 	usleep(10000);
 	csw = -thread_csw();
@@ -513,6 +523,62 @@ static int cmd_pingpong(int argc, char **argv)
 	pthread_join(t, NULL);
 	printf("switches=%lu ns_per_switch=%.0f csw=%ld\n", 2 * n,
 	       (t1 - t0) * 1000 / (2 * n), csw + p.csw);
+	return 0;
+}
+
+struct park {
+	int fd, stop;		/* stop: a pipe's read end, EOF = go */
+	atomic_ulong done, failed;
+};
+
+static void *park_thread(void *arg)
+{
+	struct park *p = arg;
+	struct fx_run r;
+	char c;
+
+	if (run(p->fd, 0, 0, 1, 0, &r))
+		atomic_fetch_add(&p->failed, 1);
+	atomic_fetch_add(&p->done, 1);
+	while (read(p->stop, &c, 1) > 0)
+		;
+	return NULL;
+}
+
+static int cmd_park(int argc, char **argv)
+{
+	struct park p = { 0 };
+	pthread_attr_t attr;
+	unsigned long n, i;
+	pthread_t *t;
+	int go[2];
+
+	if (argc != 5 || pipe(go))
+		return usage();
+	p.fd = open_dev(argv[2]);
+	p.stop = go[0];
+	n = num(argv[3]);
+	t = calloc(n, sizeof(*t));
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	for (i = 0; t && i < n; i++) {
+		if (pthread_create(&t[i], &attr, park_thread, &p)) {
+			printf("parked=%lu failed=create\n", i);
+			return 1;
+		}
+		if (i % 32 == 31)
+			while (atomic_load(&p.done) < i + 1)
+				usleep(1000);
+	}
+	while (atomic_load(&p.done) < n)
+		usleep(1000);
+	printf("parked=%lu failed=%lu\n", n, atomic_load(&p.failed));
+	fflush(stdout);
+	while (access(argv[4], F_OK))
+		usleep(20000);
+	close(go[1]);
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
 	return 0;
 }
 
@@ -547,6 +613,8 @@ int main(int argc, char **argv)
 		return cmd_migrate(argc, argv);
 	if (!strcmp(argv[1], "pingpong"))
 		return cmd_pingpong(argc, argv);
+	if (!strcmp(argv[1], "park"))
+		return cmd_park(argc, argv);
 	if (!strcmp(argv[1], "runs"))
 		return cmd_runs(argc, argv);
 	if (!strcmp(argv[1], "acuser"))

@@ -69,6 +69,10 @@ table exempt_path "relative/path" "./x" "/usr/bin/../../etc/passwd" \
 table exempt_cgroup "relative" "/a/../../b" "/a,,/b" "/a,/a" "//" \
 	"/a b" "/" "/no_such_cgroup"
 table exempt_proactive "2" "yes" "YY" "99999999999999999999" "-0" "on"
+table max_tasks "0" "15" "262145" "+1024" "0x400" "1e3" "1024.0" "1,024" \
+	"99999999999999999999" "4294967312"
+table tasks_per_uid "0" "262145" "+8" "0x8" "8k" "8.5" "99999999999999999999" \
+	"-0" "4294967297"
 
 # Load time: the same setter, a bad value fails the load.
 unload

@@ -86,18 +86,36 @@ out=$(sldhv pingpong 2000)
 is "$(toggles)" "$t0" "pingpong, unprotected: $(field "$out" switches) switches, no toggle"
 is "$(ac sched_calls)" "$c0" "pingpong, unprotected: sld_compat code ran on none of their switches"
 diag "unprotected: $out"
+# Both protected: each switch from one to the other hands the hold over
+# (sched_out is told the next task): no toggle, no MSR write. Toggles come
+# only from switches to a third task (a kworker, idle), each of which is
+# one off and one on; they must stay rare.
 t0=$(toggles)
 c0=$(ac sched_calls)
+h0=$(ac sched_handovers)
 out=$(sldhv pingpong 2000 fx_hv)
 d=$(($(toggles) - t0))
+h=$(($(ac sched_handovers) - h0))
 if [ $(($(ac sched_calls) - c0)) -ge 4000 ]; then ok "pingpong, protected: our notifiers ran ($(($(ac sched_calls) - c0)) calls)"
 else nok "pingpong, protected: our notifiers ran ($(($(ac sched_calls) - c0)) calls)"; fi
 csw=$(field "$out" csw)
-diag "protected: $out, toggles $d"
-# csw: the two threads' own context switches (getrusage); each is one
-# switch out and one in, so at most 2 toggles each.
-if [ "$d" -ge 4000 ] && [ "$d" -le $((2 * csw + 40)) ]; then ok "pingpong, both protected: $d toggles for $csw switches of theirs (<= 2 per switch)"
-else nok "pingpong, both protected: $d toggles for $csw switches of theirs (<= 2 per switch)"; fi
+diag "both protected: $out, toggles $d, handovers $h"
+if [ "$h" -ge 3000 ]; then ok "pingpong, both protected: $h handovers for $csw switches"
+else nok "pingpong, both protected: $h handovers for $csw switches"; fi
+# csw: the two threads' own context switches (getrusage).
+if [ "$d" -le $((csw / 10)) ]; then ok "pingpong, both protected: $d toggles for $csw switches (protected->protected: none)"
+else nok "pingpong, both protected: $d toggles for $csw switches (protected->protected: none)"; fi
+# One protected, one not: every switch between them is one toggle (off
+# when the protected one comes in, on when it goes), at most 2 per switch.
+t0=$(toggles)
+h0=$(ac sched_handovers)
+out=$(sldhv pingpong 2000 fx_hv one)
+d=$(($(toggles) - t0))
+csw=$(field "$out" csw)
+diag "one protected: $out, toggles $d"
+if [ "$d" -ge 3000 ] && [ "$d" -le $((2 * csw + 40)) ]; then ok "pingpong, one protected: $d toggles for $csw switches (1..2 per switch)"
+else nok "pingpong, one protected: $d toggles for $csw switches (1..2 per switch)"; fi
+is "$(ac sched_handovers)" "$h0" "pingpong, one protected: no handover to an unprotected task"
 balanced "after pingpong"
 
 # ---- the #AC paths for a protected task --------------------------------------
