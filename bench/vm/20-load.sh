@@ -14,15 +14,8 @@ bench=$(bench_name load)
 R=${BENCH_ROUNDS:-7}
 
 lsmod | grep -q '^sld_compat ' && unload
-insmod /kmod/irqbypass.ko 2>/dev/null
-insmod /kmod/kvm.ko
-[ -s /kmod/big/order ] || { echo "# bench: no largest module in /kmod/big"; exit 1; }
-big=$(tail -n 1 /kmod/big/order)
-for m in $(head -n -1 /kmod/big/order); do
-	insmod /kmod/big/$m.ko 2>/dev/null || echo "# bench: dependency $m did not load"
-done
+big_module
 echo "# bench: largest module $big ($(wc -c < /kmod/big/$big.ko) bytes) on $(uname -r)"
-bigname=$(echo $big | tr - _)
 
 timed() {	# timed ROUND CASE KO NAME
 	o=$(sldtest timeit insmod $3)

@@ -14,14 +14,7 @@ R=${BENCH_ROUNDS:-3}
 
 lsmod | grep -q '^sld_compat ' && unload
 load
-insmod /kmod/irqbypass.ko 2>/dev/null
-insmod /kmod/kvm.ko
-[ -s /kmod/big/order ] || { echo "# bench: no largest module in /kmod/big"; exit 1; }
-big=$(tail -n 1 /kmod/big/order)
-for m in $(head -n -1 /kmod/big/order); do
-	insmod /kmod/big/$m.ko 2>/dev/null || echo "# bench: dependency $m did not load"
-done
-bigname=$(echo $big | tr - _)
+big_module
 echo "# bench: largest module $big on $(uname -r)"
 r=1
 while [ $r -le $R ]; do

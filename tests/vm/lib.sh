@@ -153,3 +153,17 @@ interleave() {
 		_r=$((_r + 1))
 	done
 }
+
+# big_module: load kvm and the dependencies of the largest module of the
+# kernel (/kmod/big/order, vm.sh bench), and set big (its file name) and
+# bigname (its module name); exits the bench if there is none.
+big_module() {
+	insmod /kmod/irqbypass.ko 2>/dev/null
+	insmod /kmod/kvm.ko
+	[ -s /kmod/big/order ] || { echo "# bench: no largest module in /kmod/big"; exit 1; }
+	big=$(tail -n 1 /kmod/big/order)
+	for _m in $(head -n -1 /kmod/big/order); do
+		insmod /kmod/big/$_m.ko 2>/dev/null || echo "# bench: dependency $_m did not load"
+	done
+	bigname=$(echo $big | tr - _)
+}
