@@ -57,7 +57,7 @@ asm(".pushsection .text, \"ax\"\n"
     ".globl sld_ac_just_return\n"
     ".balign 16\n"
     "sld_ac_just_return:\n"
-    ANNOTATE_NOENDBR
+    ANNOTATE_NOENDBR "\n"	/* 7.x: it ends without a newline */
     ASM_RET
     ".size sld_ac_just_return, .-sld_ac_just_return\n"
     ".popsection\n");

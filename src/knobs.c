@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "compat/compat.h"
 #include "sld_compat.h"
 #include "knobs.h"
 
@@ -305,7 +306,7 @@ const struct kernel_param_ops sld_knob_ops = {
 };
 
 /* The module kobject's sysfs_ops hand us module_attributes. */
-static ssize_t knob_show(struct module_attribute *attr,
+static ssize_t knob_show(SLD_MODATTR_CONST struct module_attribute *attr,
 			 struct module_kobject *mk, char *buf)
 {
 	struct sld_knob *k = container_of(attr, struct sld_knob, attr);
@@ -317,7 +318,7 @@ static ssize_t knob_show(struct module_attribute *attr,
 	return n;
 }
 
-static ssize_t knob_store(struct module_attribute *attr,
+static ssize_t knob_store(SLD_MODATTR_CONST struct module_attribute *attr,
 			  struct module_kobject *mk, const char *buf, size_t count)
 {
 	struct sld_knob *k = container_of(attr, struct sld_knob, attr);

@@ -12,6 +12,7 @@
 #include <linux/module.h>
 #include <linux/uaccess.h>
 #include <asm/cpufeature.h>
+#include <asm/msr.h>
 
 #include "conftest.h"
 
@@ -56,6 +57,38 @@ static inline struct timespec64 sld_inode_ctime(const struct inode *ino)
 	return ino->i_ctime;
 #endif
 }
+
+/*
+ * The 64-bit MSR accessors were renamed rdmsrl/wrmsrl -> rdmsrq/wrmsrq
+ * (6.16), and the old names were then removed.
+ */
+static inline int sld_rdmsr_safe(u32 msr, u64 *v)
+{
+#ifdef HAVE_RDMSRQ
+	return rdmsrq_safe(msr, v);
+#else
+	return rdmsrl_safe(msr, v);
+#endif
+}
+
+static inline int sld_wrmsr_safe(u32 msr, u64 v)
+{
+#ifdef HAVE_RDMSRQ
+	return wrmsrq_safe(msr, v);
+#else
+	return wrmsrl_safe(msr, v);
+#endif
+}
+
+/*
+ * module_attribute's show() and store() take their attribute const since
+ * 6.14: SLD_MODATTR_CONST goes before their first parameter.
+ */
+#ifdef HAVE_CONST_MODULE_ATTRIBUTE
+#define SLD_MODATTR_CONST const
+#else
+#define SLD_MODATTR_CONST
+#endif
 
 /*
  * Where a loaded module's text lives. 6.4 replaced core_layout and

@@ -32,20 +32,13 @@ if [ -n "$missing" ]; then
 	apt-get install -y -q --no-install-recommends $missing >/dev/null
 fi
 
+. "$here/images.sh"
 mkdir -p "$SLD_CACHE"
-for k in $KVERS; do
-	dir="$SLD_CACHE/$k"
-	[ -f "$dir/.ok" ] && continue
-	echo "deps: fetching linux-image-$k into $dir"
-	rm -rf "$dir" "$dir.tmp"
-	mkdir -p "$dir.tmp/deb"
-	(cd "$dir.tmp/deb" && apt-get download -q "linux-image-$k" >/dev/null)
-	deb=$(ls "$dir.tmp"/deb/*.deb)
-	dpkg-deb -x "$deb" "$dir.tmp/root"
-	rm -rf "$dir.tmp/deb"
-	mv "$dir.tmp" "$dir"
-	touch "$dir/.ok"
-done
+for k in $KVERS; do fetch_image "$k"; done
+
+# SLD_SID=1: Debian unstable's newest kernel and its -rt (tests/vm/sid.sh:
+# a debootstrapped unstable root to build in, its images beside the others).
+[ -z "${SLD_SID:-}" ] || bash "$here/sid.sh"
 
 # The enforcing test QEMU (tests/qemu/, VM_CPU=enforcing): about 5 minutes
 # on 2 cores the first time, nothing once cached.

@@ -42,6 +42,17 @@ kroot=$SLD_CACHE/$kver/root
 kmods=$kroot/lib/modules/$kver/kernel
 mkdir -p "$out"
 
+# kbuild CMD...: CMD where this kernel's headers work: the host, or for
+# Debian unstable's kernels (tests/vm/sid.sh) its debootstrapped root,
+# since their headers need unstable's compiler and glibc.
+kbuild() {
+	if [ -f "$SLD_CACHE/$kver/chroot" ]; then
+		bash "$top/tests/vm/sid.sh" run "$@"
+	else
+		"$@"
+	fi
+}
+
 build_tree() {	# build_tree SRC DEST [FILE...]: a module dir per kernel
 	local src=$1 dest=$2
 	mkdir -p "$dest"
@@ -49,7 +60,7 @@ build_tree() {	# build_tree SRC DEST [FILE...]: a module dir per kernel
 	shift 2
 	[ $# -eq 0 ] || cp "$@" "$dest"/
 	set -- "$src" "$dest"
-	make -s -C "$2" KVER="$kver" >"$2.log" 2>&1 || {
+	kbuild make -s -C "$2" KVER="$kver" >"$2.log" 2>&1 || {
 		echo "vm.sh: building $1 for $kver failed:" >&2
 		cat "$2.log" >&2
 		exit 1

@@ -1,0 +1,142 @@
+#!/bin/bash
+# Debian unstable's newest kernel in the VM suite (issue #14). Its headers
+# need unstable's compiler and glibc, so the module and the fixtures are
+# built for it in a debootstrapped Debian unstable root kept in the suite's
+# download cache; nothing from unstable is ever installed on the host.
+#
+#   sid.sh         set up (idempotent): the root ($SLD_CACHE/sid-root:
+#                  minbase, gcc, make, libc6-dev, kmod), the headers of the
+#                  kernel unstable's linux-image-amd64 points to and of its
+#                  -rt flavour, both images unpacked into $SLD_CACHE/KVER
+#                  as tests/vm/deps.sh does for the others; prints the two
+#                  kernel versions
+#   sid.sh kvers   prints them from the cache (no network; fails if unset)
+#   sid.sh run CMD...  runs CMD in the root as root, with the worktree
+#                  bind-mounted at its own path (how vm.sh builds for them)
+#
+# The version is never pinned: it is resolved again from unstable's
+# linux-image-amd64 when the last resolution ($SLD_CACHE/sid.kvers) is a day
+# old, or SLD_SID_REFRESH=1. Otherwise a second run touches no network and
+# takes a second. $SLD_CACHE/KVER/chroot names the root a kernel builds in.
+# Every mount lives in a private mount namespace (unshare -m) and dies with
+# the script. Mirror: SLD_SID_MIRROR (default http://deb.debian.org/debian,
+# the host's), apt's http proxy if the host has one.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+SLD_CACHE=${SLD_CACHE:-/var/cache/sld-compat-test}
+root=$SLD_CACHE/sid-root
+kvfile=$SLD_CACHE/sid.kvers
+mirror=${SLD_SID_MIRROR:-http://deb.debian.org/debian}
+cmd=${1:-setup}
+
+if [ "$cmd" = kvers ]; then
+	[ -s "$kvfile" ] || { echo "sid.sh: no unstable kernel yet (run tests/vm/sid.sh)" >&2; exit 1; }
+	cat "$kvfile"
+	exit 0
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "sid.sh: needs root (debootstrap, chroot, mounts)" >&2
+	exit 1
+fi
+if [ -z "${SLD_SID_NS:-}" ]; then
+	export SLD_SID_NS=1
+	exec unshare --mount --propagation private bash "$0" "$@"
+fi
+
+in_root() {
+	chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
+}
+mount_root() {	# the kernel's file systems, in this namespace only
+	mount -t proc proc "$root/proc"
+	mount --rbind /dev "$root/dev"
+}
+
+if [ "$cmd" = run ]; then
+	shift
+	[ -f "$root/.sld-base" ] || { echo "sid.sh: no root at $root (run tests/vm/sid.sh)" >&2; exit 1; }
+	mount_root
+	mkdir -p "$root$top"
+	mount --bind "$top" "$root$top"
+	exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME=/root LC_ALL=C.UTF-8 \
+		sh -c 'cd "$1" 2>/dev/null || cd /; shift; exec "$@"' sh "$PWD" "$@"
+fi
+[ "$cmd" = setup ] || { echo "usage: sid.sh [setup|kvers|run CMD...]" >&2; exit 2; }
+
+t0=$SECONDS
+proxy=$(apt-config dump --format '%v%n' Acquire::http::Proxy 2>/dev/null | head -n1)
+[ -n "$proxy" ] && [ "$proxy" != DIRECT ] && export http_proxy=$proxy
+command -v debootstrap >/dev/null ||
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=900 \
+		--no-install-recommends debootstrap >/dev/null
+
+# 1. The root, once.
+if [ ! -f "$root/.sld-base" ]; then
+	echo "sid: debootstrap Debian unstable into $root"
+	rm -rf "$root"
+	debootstrap --variant=minbase --include=gcc,make,libc6-dev,kmod \
+		sid "$root" "$mirror" > "$SLD_CACHE/sid-debootstrap.log" 2>&1 || {
+		echo "sid.sh: debootstrap failed, see $SLD_CACHE/sid-debootstrap.log" >&2
+		exit 1
+	}
+	echo "deb $mirror sid main" > "$root/etc/apt/sources.list"
+	printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
+	chmod +x "$root/usr/sbin/policy-rc.d"
+	echo force-unsafe-io > "$root/etc/dpkg/dpkg.cfg.d/unsafe-io"
+	# A frozen mirror (a snapshot) serves an unstable Release file past its
+	# Valid-Until; its signature is still checked.
+	echo 'Acquire::Check-Valid-Until "false";' > "$root/etc/apt/apt.conf.d/01sld-valid"
+	[ -z "${http_proxy:-}" ] ||
+		echo "Acquire::http::Proxy \"$http_proxy\";" > "$root/etc/apt/apt.conf.d/01proxy"
+	rm -f "$kvfile"
+	touch "$root/.sld-base"
+	echo "sid: root ready after $((SECONDS - t0)) s"
+fi
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+mount_root
+
+# 2. The kernel unstable's linux-image-amd64 depends on, and its headers.
+if [ ! -s "$kvfile" ] || [ -n "${SLD_SID_REFRESH:-}" ] ||
+	[ -n "$(find "$kvfile" -mmin +1440)" ]; then
+	in_root apt-get update -q > /dev/null
+	kver=$(in_root apt-cache depends linux-image-amd64 |
+		sed -n 's/^ *Depends: linux-image-\([^ ]*-amd64\)$/\1/p' | head -n1)
+	[ -n "$kver" ] || { echo "sid.sh: unstable's linux-image-amd64 names no kernel" >&2; exit 1; }
+	echo "$kver ${kver%-amd64}-rt-amd64" > "$kvfile.tmp"
+	mv "$kvfile.tmp" "$kvfile"
+fi
+kvers=$(cat "$kvfile")
+need=
+for k in $kvers; do
+	[ -d "$root/lib/modules/$k/build/include" ] || need="$need linux-headers-$k"
+done
+if [ -n "$need" ]; then
+	echo "sid: installing$need in the root"
+	in_root apt-get install -y -q --no-install-recommends $need > "$SLD_CACHE/sid-apt.log" 2>&1 || {
+		echo "sid.sh: apt-get install$need failed, see $SLD_CACHE/sid-apt.log" >&2
+		exit 1
+	}
+fi
+
+# 3. Their images, unpacked beside the other kernels'.
+sid_download() {	# sid_download KVER DIR: with unstable's apt in the root
+	local dl=$root/tmp/sld-dl pkgs
+	# linux-image-KVER and the parts it is split into (linux-*-KVER).
+	pkgs=$(in_root apt-cache depends "linux-image-$1" |
+		sed -n "s/^ *Depends: \(linux-[a-z]*-$1\)\$/\1/p" | tr '\n' ' ')
+	rm -rf "$dl"
+	mkdir -p "$dl"
+	chmod 0777 "$dl"	# apt downloads as _apt
+	in_root sh -c "cd /tmp/sld-dl && apt-get download -q linux-image-$1 $pkgs" >/dev/null
+	mv "$dl"/*.deb "$2"/
+	rm -rf "$dl"
+}
+. "$here/images.sh"
+for k in $kvers; do
+	fetch_image "$k" sid_download
+	echo "$root" > "$SLD_CACHE/$k/chroot"
+done
+echo "sid: $kvers ($((SECONDS - t0)) s)" >&2
+echo "$kvers"
