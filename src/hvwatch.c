@@ -119,8 +119,11 @@ void sld_hv_name(int slot, char *buf, size_t size)
  */
 static bool file_trusted(const struct file *f)
 {
-	const struct inode *ino = file_inode(f);
+	const struct inode *ino;
 
+	if (!f)		/* a module calling its own handler without a file */
+		return false;
+	ino = file_inode(f);
 	return (f->f_mode & FMODE_WRITE) && S_ISCHR(ino->i_mode) &&
 	       uid_eq(ino->i_uid, GLOBAL_ROOT_UID);
 }
@@ -154,7 +157,12 @@ static atomic_t learn_tw_busy = ATOMIC_INIT(0);
 
 static void learn_queue(void)
 {
-	if ((current->flags & (PF_KTHREAD | PF_EXITING)) ||
+	/*
+	 * With CFI (kCFI/FineIBT) task_work_run()'s indirect call checks a
+	 * type hash before its target, which the asm entry does not carry.
+	 */
+	if (IS_ENABLED(CONFIG_CFI_CLANG) || IS_ENABLED(CONFIG_CFI) ||
+	    (current->flags & (PF_KTHREAD | PF_EXITING)) ||
 	    atomic_cmpxchg(&learn_tw_busy, 0, 1))
 		goto fallback;
 	if (!try_module_get(THIS_MODULE))
@@ -185,8 +193,14 @@ static int learn_pre(struct kprobe *kp, struct pt_regs *regs)
 		/* A profiled module protects through its run path only. */
 		if (READ_ONCE(hv[i].via) == VIA_PROFILE)
 			break;
-		if (file_trusted(f))
-			sld_task_protect(SLD_WHY_HV, i);
+		/*
+		 * Only a trusted file teaches the entry: a user's read-only
+		 * or status node must not fix it to a handler that never
+		 * runs a guest.
+		 */
+		if (!file_trusted(f))
+			break;
+		sld_task_protect(SLD_WHY_HV, i);
 		if (fops->unlocked_ioctl &&
 		    !cmpxchg(&hv[i].learned, 0,
 			     (unsigned long)fops->unlocked_ioctl))

@@ -97,6 +97,7 @@ struct sld_task {
 	bool pinned;		/* holds a reference on sld_compat */
 	bool used;		/* under pool_lock */
 	bool exempt_share;	/* counted against the exempt share */
+	bool uid_counted;	/* counted in uids[] (a non-root task) */
 	bool detached;		/* detach_fn() took it off its task */
 };
 
@@ -246,13 +247,15 @@ static struct sld_task *find_current(void)
  * - exempt records may fill at most max_tasks minus a reserve of a
  *   quarter: hypervisor tasks never fail because exempt tasks filled the
  *   pool;
- * - the exempt records of one non-root uid are capped (tasks_per_uid):
- *   one user does not starve the exempt tasks of others. The count per
- *   uid lives in a fixed table (no allocation in handlers); if more than
- *   UID_SLOTS uids hold exempt records at once, a new uid is refused as
- *   over its cap. Root's tasks are not capped. The default is half of
- *   max_tasks' default.
- * Hypervisor records are bounded only by max_tasks.
+ * - the records of one non-root uid, exempt or hypervisor, are capped
+ *   (tasks_per_uid): a user can also obtain hypervisor records alone,
+ *   through a device node anyone may open (/dev/vboxdrvu is 0666), and
+ *   must not starve the others' tasks or guests. The count per uid lives
+ *   in a fixed table (no allocation in handlers); if more than UID_SLOTS
+ *   uids hold records at once, a new uid is refused as over its cap.
+ *   Root's tasks are not capped. The default is half of max_tasks'
+ *   default.
+ * Hypervisor records are otherwise bounded only by max_tasks.
  */
 #define CHUNK_SHIFT	7
 #define CHUNK		(1U << CHUNK_SHIFT)		/* 128 records */
@@ -342,8 +345,6 @@ static void leave_exempt_share(struct sld_task *t)
 		return;
 	t->exempt_share = false;
 	nexempt--;
-	if (!uid_eq(t->uid, GLOBAL_ROOT_UID))
-		uid_put(t->uid);
 }
 
 enum refusal { ADMIT, REFUSE_FULL, REFUSE_CAP, REFUSE_GROWING };
@@ -358,7 +359,7 @@ static enum refusal admit(bool hv, kuid_t uid, struct uid_count **slot)
 		return REFUSE_FULL;
 	if (!hv && nexempt >= max - max / 4)
 		return REFUSE_FULL;
-	if (!hv && !uid_eq(uid, GLOBAL_ROOT_UID)) {
+	if (!uid_eq(uid, GLOBAL_ROOT_UID)) {
 		*slot = uid_slot(uid);
 		if (!*slot || (*slot)->n >= per_uid())
 			return REFUSE_CAP;
@@ -456,6 +457,7 @@ static struct sld_task *pool_get(enum sld_why why, int hv,
 		}
 		if (slot && !slot->n++)
 			slot->uid = uid;
+		t->uid_counted = slot;
 	}
 	more = want_chunk();
 	raw_spin_unlock_irqrestore(&pool_lock, flags);
@@ -472,6 +474,8 @@ static struct task_struct *pool_put(struct sld_task *t)
 
 	raw_spin_lock_irqsave(&pool_lock, flags);
 	leave_exempt_share(t);
+	if (t->uid_counted)
+		uid_put(t->uid);
 	t->used = false;
 	t->next_free = free_list;
 	free_list = t;

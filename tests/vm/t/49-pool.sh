@@ -1,7 +1,7 @@
 # The record pool: it grows in chunks with demand up to max_tasks, every
 # walk of it (tasks, in_use, releasing a hypervisor's tasks, detaching)
-# sees every chunk, and an unprivileged user cannot exhaust it: exempt
-# tasks of one non-root uid are capped (tasks_per_uid) and exempt tasks
+# sees every chunk, and an unprivileged user cannot exhaust it: tasks of
+# one non-root uid, exempt or hypervisor, are capped (tasks_per_uid) and exempt tasks
 # never take the quarter of max_tasks reserved for hypervisor tasks. The
 # counters say why a task was refused. fx_hv is the simulated hypervisor.
 . /tests/lib.sh
@@ -126,6 +126,18 @@ park $NOBODY 5
 settled $r0 5
 is "$(ac tasks_live) $(ac tasks_refused)" "5 $r0" "uid $NOBODY again: 5 protected, none refused"
 echo > /tmp/keep
+wait
+wait_for 100 '[ "$(ac tasks_live)" = 0 ]'
+# Hypervisor tasks of a non-root uid count against its cap too: a device
+# node anyone may open for writing (fx_hv is 0666, like /dev/vboxdrvu)
+# must not let one user take the pool from the others' guests.
+rc=$(ac tasks_refused_cap)
+rm -f /tmp/stop /tmp/park.out
+sldtest asuser $NOBODY sldhv park fx_hv 8 /tmp/stop > /tmp/park.out &
+wait_for 600 'grep -q parked /tmp/park.out'
+is "$(ac tasks_live)" 5 "uid $NOBODY: 5 of its 8 hypervisor tasks protected"
+is "$(ac tasks_refused_cap)" $((rc + 3)) "uid $NOBODY: 3 hypervisor tasks refused over tasks_per_uid"
+touch /tmp/stop
 wait
 wait_for 100 '[ "$(ac tasks_live)" = 0 ]'
 rm -f /tmp/keep /tmp/sldpark /tmp/stop /tmp/park.out

@@ -49,7 +49,12 @@ fresh() {
 	lsmod | grep -q '^fx_hv ' && rmmod fx_hv
 	insmod /mod/fx_hv.ko
 	mknode /tmp/fx_user
-	if [ $1 = learned ]; then sldhv nop fx_hv ro > /dev/null; fi
+	[ $1 = learned ] || return 0
+	# Only a trusted file teaches the entry: a read-only open must not
+	# fix it to a handler that never runs a guest.
+	sldhv nop fx_hv ro > /dev/null
+	like "$(hv fx_hv)" '^fx_hv state=learning ' "learned: a read-only open teaches nothing"
+	sldhv nop fx_hv > /dev/null
 }
 check() {	# check HOW EXPECTED-DELTA DESCRIPTION SLDHV-ARGS...
 	_how=$1 _d=$2 _what=$3; shift 3
