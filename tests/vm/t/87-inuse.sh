@@ -16,13 +16,17 @@
 REF=/sys/module/sld_compat/refcnt
 # vcpu [SPLIT_LOCKS]: a vCPU thread on cpu1 that RUNs fx_hv (1 ms and
 # SPLIT_LOCKS kernel-mode split locks each) again and again until
-# vcpu_stop, output in /tmp/run.out; returns once a task pins sld_compat.
+# vcpu_stop, output in /tmp/run.out; returns once a task pins sld_compat
+# and fx_hv's ioctl entry is hooked: the task that learns it holds one
+# more reference on sld_compat until its first ioctl returns (hvwatch.c,
+# learn_queue).
 # Split locks only where it stays protected throughout: once detached
 # (enabled=N, rmmod -f) they would be fatal on an enforcing CPU.
 vcpu() {
 	rm -f /tmp/vcpu.stop
 	sldhv oncpu 1 sldhv loop fx_hv /tmp/vcpu.stop ${1:-0} > /tmp/run.out &
 	wait_for 50 '[ "$(ac tasks_pinning)" -ge 1 ]'
+	wait_for 50 '[ "$(hv fx_hv | cut -d" " -f2)" = state=hooked ]'
 }
 vcpu_stop() { touch /tmp/vcpu.stop; wait; }
 RUNS_OK='^runs=[1-9][0-9]* failed=0$'
