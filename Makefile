@@ -50,11 +50,20 @@ fuzz-short:
 fuzz:
 	$(MAKE) -C tests/fuzz fuzz
 
-# The decoder against objdump over every module of 6.1.0-57-amd64, and the
-# VM suite on Debian unstable's newest kernel and its -rt.
+# The decoder against objdump over every module of 6.1.0-57-amd64, the
+# VM suite on Debian unstable's newest kernel and its -rt, and the account
+# on the most vCPUs QEMU's pc machine boots.
 check-full: deps
 	$(MAKE) -C tests/objdump check-full
 	$(MAKE) vm-check-sid
+	$(MAKE) vm-check-255
+
+# tests/vm/t-many on 255 vCPUs (make check boots 64): about 15 minutes of
+# TCG on two host cores.
+vm-check-255: vmbin
+	VM_SMP=255 VM_TIMEOUT=3600 VM_OUT=build/vm-255 \
+		bash tests/vm/vm.sh 6.1.0-57-amd64 many
+	prove --exec cat build/vm-255/6.1.0-57-amd64-many.tap
 
 # Debian unstable's newest kernel (resolved from its linux-image-amd64 by
 # tests/vm/sid.sh, built for in a debootstrapped unstable root) and its -rt:
@@ -140,7 +149,7 @@ clean:
 	$(MAKE) -C src clean KDIR=$(KDIR) 2>/dev/null || true
 
 .PHONY: all module tools deps vmbin unit objdump-check fuzz-short fuzz \
-	vm-check vm-check-sid lint check check-full check-stress demo clean dkms-check bench FORCE \
+	vm-check vm-check-sid vm-check-255 lint check check-full check-stress demo clean dkms-check bench FORCE \
 	cpu-check
 
 # A real host: install the source under /usr/src and let DKMS build and

@@ -87,10 +87,27 @@ struct resolved {
 
 /* How one kind of resolved list checks, resolves and releases entries. */
 struct resolved_kind {
+	const char *knob;
+	enum sld_why why;
 	const struct sld_names_rule *rule;
 	int (*resolve)(struct resolved *r, unsigned int i, const char **why);
 	void (*release)(struct resolved *r);	/* optional */
 };
+
+/*
+ * A rule changed: the tasks protected under the old rules of its kind are
+ * released and decide again under the new ones (sld_task_release_exempt),
+ * so that removing a rule takes effect for running tasks too. A task that
+ * still matches pays one #AC (none at exec with exempt_proactive=Y).
+ */
+static void recheck(enum sld_why why, const char *knob)
+{
+	unsigned int n = sld_task_release_exempt(why);
+
+	if (n)
+		pr_info("%s changed: %u task(s) it exempted decide again at their next split lock\n",
+			knob, n);
+}
 
 static struct sld_names __rcu *comms;
 static struct resolved __rcu *paths;
@@ -202,6 +219,7 @@ static int comm_set(const char *val, const char **why)
 	rcu_assign_pointer(comms, l);
 	synchronize_rcu();
 	sld_names_free(old);
+	recheck(SLD_WHY_COMM, "exempt_comm");
 	sld_task_refresh();
 	return 0;
 }
@@ -257,6 +275,7 @@ static int resolved_set(struct resolved __rcu **slot,
 	rcu_assign_pointer(*slot, r);
 	synchronize_rcu();
 	resolved_free(kind, old);
+	recheck(kind->why, kind->knob);
 	sld_task_refresh();
 	return 0;
 }
@@ -319,7 +338,7 @@ static int path_resolve(struct resolved *r, unsigned int i, const char **why)
 }
 
 static const struct resolved_kind path_kind = {
-	.rule = &path_rule, .resolve = path_resolve,
+	.knob = "exempt_path", .why = SLD_WHY_PATH, .rule = &path_rule, .resolve = path_resolve,
 };
 
 static int path_set(const char *val, const char **why)
@@ -379,6 +398,7 @@ static void cgroups_put(struct resolved *r)
 }
 
 static const struct resolved_kind cgroup_kind = {
+	.knob = "exempt_cgroup", .why = SLD_WHY_CGROUP,
 	.rule = &cgroup_rule, .resolve = cgroup_resolve,
 	.release = cgroups_put,
 };

@@ -128,6 +128,14 @@ struct modrec {
 
 static LIST_HEAD(records);
 static DEFINE_MUTEX(records_lock);
+/*
+ * Held while one already-loaded module is scanned and decided. on_going()
+ * takes it before the kernel may free that module, so the scan needs no
+ * reference on it: a reference would make an `rmmod` racing our insmod
+ * fail with EAGAIN (installers reload modules in scripts). Lock order:
+ * module_mutex -> preload_lock -> records_lock.
+ */
+static DEFINE_MUTEX(preload_lock);
 static unsigned int ngone;
 static bool notifier_on;
 static struct proc_dir_entry *proc_entry;
@@ -637,6 +645,9 @@ static void on_going(struct module *mod)
 	struct modrec *r;
 
 	pending_take(mod, NULL);
+	/* A scan of this module by scan_loaded() finishes first. */
+	mutex_lock(&preload_lock);
+	mutex_unlock(&preload_lock);
 	mutex_lock(&records_lock);
 	list_for_each_entry(r, &records, node) {
 		if (r->mod != mod)
@@ -756,54 +767,127 @@ void sld_modscan_redecide(const char *knob)
 
 /* ---- modules loaded before us ---------------------------------------- */
 
+typedef char modname_t[MODULE_NAME_LEN];
+
+static unsigned int count_modules(struct list_head *modules, struct mutex *mm)
+{
+	struct module *mod;
+	unsigned int n = 0;
+
+	mutex_lock(mm);
+	list_for_each_entry(mod, modules, list)
+		n++;
+	mutex_unlock(mm);
+	return n;
+}
+
+/*
+ * The names of the live modules, copied under module_mutex. Modules that
+ * load after the count are decided by the notifier, but may take places
+ * in the list: retry with room for them rather than drop one silently.
+ */
+static modname_t *loaded_names(struct list_head *modules, struct mutex *mm,
+			       unsigned int *n)
+{
+	unsigned int max = count_modules(modules, mm) + 32, tries;
+	struct module *mod;
+	modname_t *names;
+
+	for (tries = 0; tries < 4; tries++, max *= 2) {
+		bool full = false;
+
+		names = kvmalloc_array(max, sizeof(*names), GFP_KERNEL);
+		if (!names)
+			return NULL;
+		*n = 0;
+		mutex_lock(mm);
+		list_for_each_entry(mod, modules, list) {
+			if (mod == THIS_MODULE || mod->state != MODULE_STATE_LIVE)
+				continue;
+			if (*n == max) {
+				full = true;
+				break;
+			}
+			strscpy(names[(*n)++], mod->name, MODULE_NAME_LEN);
+		}
+		mutex_unlock(mm);
+		if (!full)
+			return names;
+		kvfree(names);
+	}
+	return NULL;
+}
+
+/*
+ * Under module_mutex: the module of that name if it is still live, with
+ * preload_lock taken before module_mutex is dropped, so that its GOING
+ * notification (after module_mutex, before it is freed) waits for us.
+ */
+static struct module *hold_live(struct list_head *modules, struct mutex *mm,
+				const char *name)
+{
+	struct module *mod, *found = NULL;
+
+	mutex_lock(mm);
+	list_for_each_entry(mod, modules, list)
+		if (mod->state == MODULE_STATE_LIVE && !strcmp(mod->name, name)) {
+			found = mod;
+			mutex_lock(&preload_lock);
+			break;
+		}
+	mutex_unlock(mm);
+	return found;
+}
+
+static void scan_one_loaded(struct module *mod)
+{
+	struct modrec *rec = new_rec(mod);
+
+	if (rec && !scan_regions(rec, mod, false)) {
+		rec->flags |= RF_PRELOADED;
+		mutex_lock(&records_lock);
+		classify(rec);
+		apply_policy(rec, false);
+		insert(rec);
+		mutex_unlock(&records_lock);
+		rec = NULL;
+	}
+	if (rec)
+		pr_warn("%s: not scanned: out of memory\n", mod->name);
+	kfree(rec);
+}
+
 /*
  * The module list is not exported. We find `modules` and `module_mutex`
- * through kallsyms and, under module_mutex (what the kernel's own
- * sleepable readers hold), only take a reference on each live module;
- * the scan happens after the mutex is dropped, so a long scan does not
- * block module loading and no lock of ours nests inside module_mutex.
- * A module in COMING while we register the notifier may be missed.
+ * through kallsyms. The notifier is already registered, so a module that
+ * loads meanwhile is decided there (one in COMING at that instant may be
+ * missed); one that unloads meanwhile is skipped or waits (preload_lock).
  */
 static void scan_loaded(void)
 {
 	struct list_head *modules = (void *)sld_lookup("modules");
 	struct mutex *mm = (void *)sld_lookup("module_mutex");
-	struct module **mods, *mod;
-	unsigned int n = 0, i, max = 1024;
+	unsigned int n = 0, i;
+	modname_t *names;
 
 	if (!modules || !mm) {
 		sld_degrade("modscan-preloaded", "kernel has no modules list symbol");
 		return;
 	}
-	mods = kvmalloc_array(max, sizeof(*mods), GFP_KERNEL);
-	if (!mods) {
+	names = loaded_names(modules, mm, &n);
+	if (!names) {
 		sld_degrade("modscan-preloaded", "out of memory");
 		return;
 	}
-	mutex_lock(mm);
-	list_for_each_entry(mod, modules, list) {
-		if (n < max && mod != THIS_MODULE &&
-		    mod->state == MODULE_STATE_LIVE && try_module_get(mod))
-			mods[n++] = mod;
-	}
-	mutex_unlock(mm);
-
 	for (i = 0; i < n; i++) {
-		struct modrec *rec = new_rec(mods[i]);
+		struct module *mod = hold_live(modules, mm, names[i]);
 
-		if (rec && !scan_regions(rec, mods[i], false)) {
-			rec->flags |= RF_PRELOADED;
-			mutex_lock(&records_lock);
-			classify(rec);
-			apply_policy(rec, false);
-			insert(rec);
-			mutex_unlock(&records_lock);
-			rec = NULL;
-		}
-		kfree(rec);
-		module_put(mods[i]);
+		if (!mod)
+			continue;
+		scan_one_loaded(mod);
+		mutex_unlock(&preload_lock);
 	}
-	kvfree(mods);
+	kvfree(names);
 }
 
 /* ---- /proc/sld_compat_modules ------------------------------------------ */

@@ -172,6 +172,7 @@ void sld_task_free(void);
 void sld_task_refresh(void);		/* sleepable: rules/enabled changed */
 int sld_task_protect(enum sld_why why, int hv);	/* current, preempt off */
 unsigned int sld_task_release_hv(int slot);	/* sleepable: slot unwatched */
+unsigned int sld_task_release_exempt(enum sld_why why);	/* sleepable */
 bool sld_task_protected(void);
 int sld_task_ac(bool guest);		/* returns the hv slot or -1 */
 int sld_tasks_show(char *buf, size_t size);

@@ -671,7 +671,7 @@ int sld_task_ac(bool guest)
 	return t->hv;
 }
 
-/* ---- releasing the tasks of an unwatched hypervisor ------------------------------ */
+/* ---- releasing: an unwatched hypervisor, a changed exemption rule --------------- */
 
 /* IPI: current, if released while on this CPU, gives its hold back now. */
 static void drop_released(void *unused)
@@ -698,7 +698,7 @@ static void drop_released(void *unused)
  * or protects again at the task's next hypervisor ioctl or exempt split
  * lock. Returns how many were released. Sleepable.
  */
-unsigned int sld_task_release_hv(int slot)
+static unsigned int release_where(enum sld_why why, int slot)
 {
 	unsigned int c, i, n = 0, npins = 0;
 	unsigned long flags;
@@ -712,8 +712,8 @@ unsigned int sld_task_release_hv(int slot)
 			struct sld_task *t = &chunks[c][i];
 
 			if (t->used && !t->detached &&
-			    READ_ONCE(t->hv) == slot &&
-			    READ_ONCE(t->why) == SLD_WHY_HV) {
+			    READ_ONCE(t->why) == why &&
+			    (why != SLD_WHY_HV || READ_ONCE(t->hv) == slot)) {
 				WRITE_ONCE(t->why, SLD_WHY_NONE);
 				npins += xchg(&t->pinned, false);
 				n++;
@@ -726,6 +726,23 @@ unsigned int sld_task_release_hv(int slot)
 	/* A released task no longer keeps sld_compat loaded. */
 	unpin_detached(npins);
 	return n;
+}
+
+unsigned int sld_task_release_hv(int slot)
+{
+	return release_where(SLD_WHY_HV, slot);
+}
+
+/*
+ * An exemption rule of this kind changed: the tasks it protected are
+ * released the same way and decide again under the rules now in force,
+ * at their next split lock (or exec), in their own context, where their
+ * comm, executable and cgroup can be read safely. One that still matches
+ * pays one #AC; one that no longer does is an ordinary task again.
+ */
+unsigned int sld_task_release_exempt(enum sld_why why)
+{
+	return release_where(why, -1);
 }
 
 /* ---- hooks: exit and exec ------------------------------------------------------- */

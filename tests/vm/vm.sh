@@ -23,6 +23,9 @@
 # test binaries; VM_T=DIR runs DIR/*.sh instead of tests/vm/t/*.sh, and
 # VM_OUT=DIR takes the TAP, log and initrd (default build/vm).
 #
+# VM_SMP=N boots N vCPUs in the `many` mode (default 64; 255 is the most
+# QEMU's pc machine allows, what `make check-full` boots).
+#
 # VM_CPU=enforcing boots on a CPU that enforces split-lock detection and
 # kernel IBT: the test QEMU of tests/qemu/ (built on first use, never
 # installed), results in build/vm-enforcing (make cpu-check). Unset: the
@@ -134,7 +137,7 @@ if [ "$mode" = smt ]; then
 elif [ "$mode" = many ]; then
 	# many: tests/vm/t-many on 64 vCPUs, what grows with the host.
 	cp -r "${VM_T:-$top/tests/vm/t-many}" "$root/tests/t"
-	smp=64
+	smp=${VM_SMP:-64}
 	cpu=max
 else
 	cp -r "${VM_T:-$top/tests/vm/t}" "$root/tests/t"

@@ -15,6 +15,7 @@
  *   sldtest ac offline          the kernel's splitlock_cpu_offline() on this
  *                               CPU, as CPU hotplug calls it; prints OK or
  *                               the errno name
+ *                               (SLDTEST_GATE=FILE: the first once FILE exists)
  *   sldtest ac null [N]         the same ioctl round trip without a handler
  *                               (the fixture answers ENOTTY): the baseline
  *   sldtest timeit CMD...       run CMD, print "ns=N rc=R" (wall time)
@@ -138,6 +139,15 @@ static void on_sigbus(int sig)
 	sigbus_seen++;
 }
 
+/* SLDTEST_GATE=FILE: wait until FILE exists (a test changes rules meanwhile). */
+static void gate(void)
+{
+	const char *f = getenv("SLDTEST_GATE");
+
+	while (f && access(f, F_OK))
+		usleep(10000);
+}
+
 static int cmd_ac(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_sigbus };
@@ -177,6 +187,7 @@ static int cmd_ac(int argc, char **argv)
 	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGBUS, &sa, NULL);
+	gate();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < n; i++) {
 		r = ioctl(fd, cmd);

@@ -74,6 +74,39 @@ is "$(ac tasks_live)" 0 "no record left"
 is "$(ac key_held)" 0 "no rule, no hypervisor, no record: key not held"
 is "$(acct_sum hold)" 0 "no core held off"
 
+# ---- a changed rule applies to running tasks ---------------------------------
+# Each task below is protected from exec (proactive), then waits at a gate
+# while its rule changes; its guest split lock after the gate shows what
+# the new rules decided.
+gated() {	# gated RULE-CHANGE EXPECTED-OUTPUT NAME PROGRAM
+	rm -f /tmp/gate
+	SLDTEST_GATE=/tmp/gate $4 ac guest 1 > /tmp/gated.out &
+	_p=$!
+	wait_for 50 "grep -q '^$_p .* why=exempt-' $S/tasks"
+	like "$(grep "^$_p " $S/tasks)" " why=exempt-" "$3: protected from exec, at the gate"
+	mark_dmesg
+	is "$(eval "$1")" OK "$3: the rule changes"
+	like "$(grep "^$_p " $S/tasks)" " why=released " "$3: its record says released"
+	like "$(new_dmesg)" "changed: 1 task\\(s\\) it exempted decide again at their next split lock" \
+		"$3: dmesg says so"
+	touch /tmp/gate
+	wait $_p
+	like "$(cat /tmp/gated.out)" "$2" "$3: its split lock after the change"
+}
+is "$(w exempt_proactive Y)" OK "recheck: exempt_proactive Y"
+ln -sf /tests/bin/sldtest /tmp/slgate
+is "$(w exempt_comm slgate)" OK "recheck: exempt_comm slgate"
+gated 'sldtest write $P/exempt_comm -' '^handled=0 sigbus=1 ' "comm rule removed" /tmp/slgate
+is "$(w exempt_comm slgate)" OK "recheck: exempt_comm slgate again"
+gated 'sldtest write $P/exempt_comm +other' '^handled=1 sigbus=0 ' \
+	"comm rule still matching" /tmp/slgate
+is "$(w exempt_comm -)" OK "recheck: exempt_comm cleared"
+is "$(w exempt_path /tmp/legacy)" OK "recheck: exempt_path /tmp/legacy"
+gated 'sldtest write $P/exempt_path -' '^handled=0 sigbus=1 ' "path rule removed" /tmp/legacy
+is "$(w exempt_proactive N)" OK "recheck: exempt_proactive N"
+wait_for 50 '[ "$(ac tasks_live)" = 0 ]'
+is "$(ac tasks_live)" 0 "recheck: no record left"
+
 # ---- load-time (modprobe.d options) --------------------------------------------------
 unload
 run "insmod with exempt_path and exempt_proactive" load exempt_path=/tmp/legacy exempt_proactive=Y

@@ -22,18 +22,22 @@ diag "preempt_notifier_key count before: $base"
 mark_dmesg
 
 # ---- 1. hypervisor loads while sld_compat unloads ----------------------------
-rm -f /tmp/hvloop.stop /tmp/hvloop.err
+rm -f /tmp/hvloop.stop /tmp/hvloop.err /tmp/hvloop.rmerr
 (
-	n=0
+	n=0 r=0
 	while [ ! -e /tmp/hvloop.stop ]; do
-		# rmmod can meet sld_compat's load holding a reference for
-		# its scan of loaded modules (EAGAIN): then the next round
-		# unloads it.
+		# sld_compat's scan of loaded modules holds no reference
+		# on them: an rmmod racing its insmod must never fail.
 		lsmod | grep -q '^fx_vmlaunch ' ||
 			insmod /mod/fx_vmlaunch.ko 2>>/tmp/hvloop.err
-		rmmod fx_vmlaunch 2>>/tmp/hvloop.err && n=$((n + 1))
+		if rmmod fx_vmlaunch 2>>/tmp/hvloop.rmerr; then
+			n=$((n + 1))
+		else
+			r=$((r + 1))
+		fi
 	done
 	echo "$n" > /tmp/hvloop.n
+	echo "$r" > /tmp/hvloop.r
 ) &
 held=0 fails=0 i=0
 while [ $i -lt $rounds ]; do
@@ -48,8 +52,46 @@ lsmod | grep -q '^fx_vmlaunch ' && rmmod fx_vmlaunch
 is "$fails" 0 "$rounds load/unload rounds under hypervisor loads"
 like "$(cat /tmp/hvloop.n)" '^[1-9]' "the hypervisor module loaded and unloaded meanwhile ($(cat /tmp/hvloop.n) times)"
 diag "hypervisor loop errors: $(sort /tmp/hvloop.err | uniq -c)"
+is "$(cat /tmp/hvloop.r)" 0 "no rmmod of the hypervisor module failed during sld_compat's loads"
+diag "rmmod errors: $(sort /tmp/hvloop.rmerr 2>/dev/null | uniq -c)"
 is "$held" 0 "preempt-notifier key back at $base after every unload"
 is "$(cat $K)" "$base" "preempt-notifier key count after the rounds"
+
+# ---- 1b. rmmod of an already-loaded module while sld_compat scans it ------
+# fx_vmlaunch loads before kvm, so the scan (newest first) reaches it only
+# after kvm's megabyte of text. Round i tries `rmmod fx_vmlaunch` at i/20
+# of sld_compat's measured load time. A reference held for the scan
+# failed such an rmmod with EAGAIN; now it waits for the scan of its
+# module.
+cs() { cut -d' ' -f1 /proc/uptime | tr -d .; }
+preload() {
+	rmmod kvm 2>/dev/null
+	rmmod fx_vmlaunch 2>/dev/null
+	insmod /mod/fx_vmlaunch.ko
+	insmod /kmod/irqbypass.ko 2>/dev/null
+	insmod /kmod/kvm.ko
+}
+preload
+t0=$(cs); load; t1=$(cs); unload
+step=$(( (t1 - t0) * 500 ))	# us per twentieth
+diag "sld_compat loads in $((t1 - t0))0 ms with kvm loaded"
+rmfail=0 i=0
+while [ $i -lt 20 ]; do
+	preload
+	load &
+	lp=$!
+	while [ "$(cat /sys/module/sld_compat/initstate 2>/dev/null)" != coming ] &&
+		kill -0 $lp 2>/dev/null; do :; done
+	usleep $((i * step))
+	rmmod fx_vmlaunch 2>>/tmp/scanrm.err || rmfail=$((rmfail + 1))
+	wait $lp
+	unload
+	lsmod | grep -q '^fx_vmlaunch ' && rmmod fx_vmlaunch
+	i=$((i + 1))
+done
+rmmod kvm
+is "$rmfail" 0 "rmmod during sld_compat's load, 20 instants: none failed"
+diag "rmmod errors: $(sort /tmp/scanrm.err 2>/dev/null | uniq -c)"
 
 # ---- 2. enabled flips while vmmon's profile probe is placed ------------------
 load
