@@ -195,10 +195,12 @@ pkg-tree:
 deb: pkg-tree
 	cp $(PKG_TARBALL) $(PKG_DIR)/sld-compat_$(VERSION).orig.tar.gz
 	cp -a packaging/debian $(PKG_TREE)/debian
+	sh packaging/build-deps.sh deb $(PKG_TREE)
 	cd $(PKG_TREE) && dpkg-buildpackage -us -uc -j1
 	@ls -1 $(PKG_DIR)/*.deb
 
 rpm: pkg-tree
+	sh packaging/build-deps.sh rpm
 	mkdir -p $(PKG_DIR)/rpm/SOURCES
 	cp $(PKG_TARBALL) $(PKG_DIR)/rpm/SOURCES/
 	# --nodeps: on Debian the rpm database knows none of the dpkg-installed

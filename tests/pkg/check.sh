@@ -23,13 +23,9 @@ n=0 fail=0
 # missing, as tests/vm/deps.sh does for the VM suite.
 deps="build-essential debhelper dh-dkms dkms fakeroot lintian libelf-dev liblzma-dev
 	libzstd-dev pkg-config rpm rpmlint"
-missing=$(for p in $deps; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-	grep -q '^install ok installed$' || echo "$p"; done)
-if [ -n "$missing" ] && [ "$(id -u)" = 0 ]; then
-	echo "# installing build dependencies:" $missing
-	{ apt-get update -q && DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -q --no-install-recommends $missing; } >&2
-fi
+. "$top/tests/lib/pkgs.sh"
+# shellcheck disable=SC2086
+[ "$(id -u)" != 0 ] || ensure_pkgs "pkg check" $deps
 t() {	# t DESCRIPTION CMD...
 	n=$((n + 1))
 	local d=$1; shift

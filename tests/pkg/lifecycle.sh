@@ -107,14 +107,9 @@ apt_root() { in_root apt-get -y -q -o Dpkg::Use-Pty=0 "$@"; }
 # --- Host tools (the host gets only these; the packages under test never) --
 deps="debootstrap dpkg-dev openssl kmod xz-utils zstd qemu-system-x86
 	busybox-static cpio"
-missing=$(for p in $deps; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-	grep -q '^install ok installed$' || echo "$p"; done)
-if [ -n "$missing" ]; then
-	echo "# installing on the host:" $missing
-	{ apt-get update -q && DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -q --no-install-recommends $missing; } >>"$log" 2>&1 ||
-		bail "cannot install $missing"
-fi
+. "$top/tests/lib/pkgs.sh"
+# shellcheck disable=SC2086
+ensure_pkgs lifecycle $deps 2>>"$log" || bail "cannot install:$(pkgs_missing $deps)"
 
 # --- Debian's archive, as the host's apt reaches it ------------------------
 targets=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE)' \

@@ -34,16 +34,9 @@ trap 'echo "qemu build.sh: failed, see $log" >&4; tail -n 20 "$log" >&4' ERR
 # Build dependencies (the firmware comes from qemu-system-x86's packages).
 pkgs="meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev dpkg-dev
       pkg-config gcc make python3 patch xz-utils qemu-system-x86"
-missing=
-for p in $pkgs; do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' ||
-		missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	[ "$(id -u)" = 0 ] || { echo "qemu build.sh: missing packages:$missing (run as root)" >&4; exit 1; }
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q \
-		--no-install-recommends $missing
-fi
+. "$here/../lib/pkgs.sh"
+# shellcheck disable=SC2086
+ensure_pkgs "qemu build.sh" $pkgs 2>&4
 
 # The source package: needs a deb-src entry; add a copy of the deb one.
 src=$dir/src

@@ -16,21 +16,9 @@ pkgs="build-essential make gcc sparse kmod cpio busybox-static qemu-system-x86
       libelf-dev zlib1g-dev libjson-c-dev udev"
 for k in $KVERS; do pkgs="$pkgs linux-headers-$k"; done
 
-missing=
-for p in $pkgs; do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' ||
-		missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	if [ "$(id -u)" != 0 ]; then
-		echo "deps: missing packages:$missing (run as root to install)" >&2
-		exit 1
-	fi
-	echo "deps: installing$missing"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q >/dev/null || apt-get update
-	apt-get install -y -q --no-install-recommends $missing >/dev/null
-fi
+. "$here/../lib/pkgs.sh"
+# shellcheck disable=SC2086
+ensure_pkgs deps $pkgs
 
 . "$here/images.sh"
 mkdir -p "$SLD_CACHE"
