@@ -34,10 +34,12 @@
 #include <linux/string.h>
 
 #include "sld_compat.h"
+#include "x86scan.h"
 #include "compat/compat.h"
 #include "knobs.h"
 
 #define COMM_MAX	32
+#define COMM_PATTERN_LEN 31	/* bytes: 15 to match, stars and escapes */
 #define PATH_MAX_N	16
 #define PATH_LEN	255
 #define CGROUP_MAX	16
@@ -122,7 +124,7 @@ static bool comm_match(const struct task_struct *t)
 	unsigned int i;
 
 	for (i = 0; l && i < l->n; i++)
-		if (!strncmp(l->v[i], t->comm, TASK_COMM_LEN))
+		if (sld_glob_match(l->v[i], t->comm))
 			return true;
 	return false;
 }
@@ -191,17 +193,21 @@ bool sld_exempt_any(void)
 
 /* ---- exempt_comm ----------------------------------------------------------- */
 
+/* A name or a pattern (x86scan/glob.c): "qemu-system-x86", "EMT-*". */
 static int comm_check(const char *s, const char **why)
 {
-	if (strlen(s) > TASK_COMM_LEN - 1) {
-		*why = "name longer than 15 characters";
+	const char *bad = sld_glob_check(s, TASK_COMM_LEN - 1);
+
+	if (bad) {
+		*why = bad;
 		return -EINVAL;
 	}
 	return 0;
 }
 
 static const struct sld_names_rule comm_rule = {
-	.max = COMM_MAX, .max_len = PATH_LEN, .check = comm_check,
+	.max = COMM_MAX, .max_len = COMM_PATTERN_LEN, .check = comm_check,
+	.spaces = true,
 };
 
 /* Readers are RCU; writers hold the knobs mutex and may sleep. */
@@ -230,7 +236,7 @@ static int comm_show(char *buf, size_t size)
 }
 
 static struct sld_knob knob_comm = {
-	.name = "exempt_comm", .max_len = COMM_MAX * (TASK_COMM_LEN + 1),
+	.name = "exempt_comm", .max_len = COMM_MAX * (COMM_PATTERN_LEN + 1),
 	.set = comm_set, .show = comm_show, .free = sld_exempt_free,
 };
 SLD_KNOB(exempt_comm, knob_comm,
@@ -427,9 +433,11 @@ static int proactive_set(const char *val, const char **why)
 	bool on;
 	int err = sld_parse_bool(val, &on, why);
 
-	if (!err)
-		WRITE_ONCE(proactive, on);
-	return err;
+	if (err)
+		return err;
+	WRITE_ONCE(proactive, on);
+	sld_task_refresh();	/* arms or disarms the start and rename probes */
+	return 0;
 }
 
 static int proactive_show(char *buf, size_t size)

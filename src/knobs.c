@@ -171,7 +171,7 @@ static int names_check(const char *s, const struct sld_names_rule *rule,
 		*why = "entry too long";
 		return -EINVAL;
 	}
-	if (strchr(s, ' ')) {
+	if (!rule->spaces && strchr(s, ' ')) {
 		*why = "space in entry";
 		return -EINVAL;
 	}

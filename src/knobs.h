@@ -66,6 +66,7 @@ struct sld_names_rule {
 	unsigned int max;	/* entries */
 	size_t max_len;		/* bytes per entry */
 	int (*check)(const char *name, const char **why);	/* optional */
+	bool spaces;		/* inner spaces allowed ("CPU 3/KVM") */
 };
 
 int sld_names_edit(const struct sld_names *old, const char *val,

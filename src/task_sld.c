@@ -105,7 +105,7 @@ static DEFINE_MUTEX(task_mutex);	/* key, ready, detach */
 static bool key_held, setup_done;	/* task_mutex */
 static bool key_wanted;			/* the last refresh's need */
 static bool ready;			/* protect() may add records */
-static atomic_long_t n_protected, n_exited, n_exec_dropped;
+static atomic_long_t n_protected, n_exited, n_exec_dropped, n_proactive;
 static atomic_long_t n_detached, n_refused_off, n_refused_full;
 static atomic_long_t n_refused_cap, n_refused_growing, n_grow_failed;
 static atomic_t n_pinned;		/* records with pinned set */
@@ -794,6 +794,71 @@ static int exec_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * With exempt_proactive=Y a task an exemption matches is protected before
+ * its first split lock: at exec (above), when it starts (a vCPU thread is
+ * created long after its process's exec) and when it names itself (QEMU's
+ * "CPU 3/KVM" and VirtualBox's "EMT-3" threads name themselves once they
+ * run). Kernel threads are never exempt ahead of a trap.
+ */
+static void proactive_decide(void)
+{
+	enum sld_why why;
+	struct sld_task *t;
+
+	if (!sld_exempt_proactive() || (current->flags & PF_KTHREAD))
+		return;
+	why = sld_exempt_match();
+	if (why == SLD_WHY_NONE)
+		return;
+	t = find_current();
+	if (t && READ_ONCE(t->why) != SLD_WHY_NONE)
+		return;
+	if (!sld_task_protect(why, -1))
+		atomic_long_inc(&n_proactive);
+}
+
+/* schedule_tail() returned: the first instructions of a new task. */
+static int start_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	proactive_decide();
+	return 0;
+}
+
+/*
+ * __set_task_comm(tsk, buf, exec): only a task naming itself, outside
+ * exec (exec_ret decides that one), in its own context.
+ */
+static int rename_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	bool self = (struct task_struct *)regs->di == current && !regs->dx;
+
+	return self ? 0 : 1;	/* 1: no return handler for this call */
+}
+
+static int rename_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct sld_task *t;
+
+	proactive_decide();
+	t = find_current();
+	if (t) {
+		memcpy(t->comm, current->comm, TASK_COMM_LEN);
+		t->comm[TASK_COMM_LEN - 1] = '\0';
+	}
+	return 0;
+}
+
+static struct sld_hook hook_start = {
+	.name = "task-start", .symbol = "schedule_tail", .ret = true,
+	.handler = start_ret, .on_demand = true,
+};
+
+static struct sld_hook hook_rename = {
+	.name = "task-rename", .symbol = "__set_task_comm", .ret = true,
+	.entry = rename_entry, .handler = rename_ret, .on_demand = true,
+};
+
 static struct sld_hook hook_exit = {
 	.name = "task-exit", .symbol = "do_exit", .pre = exit_pre,
 };
@@ -925,6 +990,9 @@ void sld_task_refresh(void)
 		}
 	}
 	WRITE_ONCE(ready, key_held && enabled);
+	/* Probes on every fork and rename: armed only while they can act. */
+	sld_hook_want(&hook_start, need && sld_exempt_proactive());
+	sld_hook_want(&hook_rename, need && sld_exempt_proactive());
 out:
 	mutex_unlock(&task_mutex);
 }
@@ -946,6 +1014,8 @@ int sld_task_setup(void)
 		return err;
 	sld_hook_add(&hook_exit);
 	sld_hook_add(&hook_exec);
+	sld_hook_add(&hook_start);
+	sld_hook_add(&hook_rename);
 	return 0;
 }
 
@@ -956,6 +1026,10 @@ void sld_task_init(void)
 		sld_degrade("per-task", "no do_exit probe: a record could outlive its task, so no task is protected");
 	if (engine_possible() && !hook_exec.registered)
 		sld_degrade("exec", "no setup_new_exec probe: exemptions act from the first split lock only");
+	if (engine_possible() && !hook_start.registered)
+		sld_degrade("task-start", "no schedule_tail probe: new threads of exempt processes are protected from their first split lock");
+	if (engine_possible() && !hook_rename.registered)
+		sld_degrade("task-rename", "no __set_task_comm probe: a thread exempt by its new name is protected from its first split lock");
 	mutex_lock(&task_mutex);
 	setup_done = true;
 	mutex_unlock(&task_mutex);
@@ -1095,6 +1169,7 @@ int sld_task_counters_show(char *buf, size_t size)
 	}
 	return scnprintf(buf, size,
 			 "tasks_live %u\ntasks_exempt %u\ntasks_pinning %d\ntasks_protected %ld\ntasks_exited %ld\ntasks_exec_dropped %ld\ntasks_detached %ld\n"
+			 "tasks_proactive %ld\n"
 			 "tasks_refused %ld\ntasks_refused_off %ld\ntasks_refused_full %ld\ntasks_refused_cap %ld\ntasks_refused_growing %ld\n"
 			 "tasks_max %u\ntasks_per_uid %u\ntasks_capacity %u\ntasks_record_bytes %zu\ntasks_grow_failed %ld\n"
 			 "key_held %d\nready %d\nsched_calls %lu\nsched_handovers %lu\n",
@@ -1103,6 +1178,7 @@ int sld_task_counters_show(char *buf, size_t size)
 			 atomic_long_read(&n_exited),
 			 atomic_long_read(&n_exec_dropped),
 			 atomic_long_read(&n_detached),
+			 atomic_long_read(&n_proactive),
 			 off + full + cap + growing, off, full, cap, growing,
 			 max_tasks(), per_uid(), capacity(),
 			 sizeof(struct sld_task),

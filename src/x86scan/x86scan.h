@@ -207,4 +207,11 @@ const char *sld_reason_name(enum sld_reason r);		/* "vmx-text" ... */
  */
 bool sld_known_hypervisor(const char *name, const char **why);
 
+/* ---- task-name patterns (glob.c) -------------------------------------- */
+
+/* '*' any run, '?' one character, '\' escapes; the whole name must match. */
+bool sld_glob_match(const char *pattern, const char *name);
+/* NULL if pattern can match a name of max_chars, else why not. */
+const char *sld_glob_check(const char *pattern, size_t max_chars);
+
 #endif /* SLD_X86SCAN_H */

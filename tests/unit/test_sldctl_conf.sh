@@ -190,5 +190,15 @@ assert doc["loaded"] is False and doc["status"] == {} and doc["knobs"] == {}, do
 assert doc["cpu"]["split_lock_detect"] is True
 '
 
+# The shipped examples (packaging/conf.d/*.conf.example), once enabled,
+# are configurations sldctl accepts: every line valid, every knob known.
+make_tree
+rm -rf "$R/sys/module/sld_compat" "$S"
+for ex in "$(dirname "$0")"/../../packaging/conf.d/*.conf.example; do
+	run "$SLDCTL" apply --config "$ex" --dry-run
+	expect_rc 0 "example $(basename "$ex"): accepted as it is"
+	expect_no_grep "$T/err" "." "example $(basename "$ex"): no complaint"
+done
+
 echo "1..$N"
 [ "$FAILS" -eq 0 ]

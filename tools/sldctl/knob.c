@@ -16,9 +16,11 @@
 
 #include "knob.h"
 #include "util.h"
+#include "x86scan.h"
 
 #define MODNAME_MAX	55
-#define COMM_MAX	15
+#define COMM_MAX	15	/* TASK_COMM_LEN - 1 */
+#define COMM_PATTERN_LEN 31	/* as src/exempt.c */
 #define KPATH_MAX	4095
 
 static const struct knob_def knobs[] = {
@@ -100,9 +102,31 @@ int knob_check_module(char *v, char *why, size_t n)
 	return 0;
 }
 
+/*
+ * A task name or pattern, checked as the module checks it
+ * (src/x86scan/glob.c): inner spaces allowed, as in "CPU 3/KVM".
+ */
 int knob_check_comm(char *v, char *why, size_t n)
 {
-	return check_token(v, COMM_MAX, "task name", why, n);
+	size_t i, len = strlen(v);
+	const char *bad;
+
+	if (len > COMM_PATTERN_LEN)
+		return why_set(why, n, "task name pattern longer than %d bytes",
+			       COMM_PATTERN_LEN);
+	for (i = 0; i < len; i++) {
+		unsigned char ch = v[i];
+
+		if (ch < 0x20 || ch >= 0x7f)
+			return why_set(why, n, "byte 0x%02x at position %zu of task name (only printable ASCII)",
+				       ch, i + 1);
+		if (ch == ',')
+			return why_set(why, n, "comma in task name (commas separate list entries)");
+	}
+	if (v[0] == '+' || v[0] == '-')
+		return why_set(why, n, "task name starts with '%c'", v[0]);
+	bad = sld_glob_check(v, COMM_MAX);
+	return bad ? why_set(why, n, "%s", bad) : 0;
 }
 
 /* Absolute, normalised: no empty, "." or ".." component, no trailing '/'. */

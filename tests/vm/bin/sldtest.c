@@ -15,9 +15,15 @@
  *   sldtest ac offline          the kernel's splitlock_cpu_offline() on this
  *                               CPU, as CPU hotplug calls it; prints OK or
  *                               the errno name
- *                               (SLDTEST_GATE=FILE: the first once FILE exists)
+ *                               (SLDTEST_GATE=FILE: the first once FILE exists;
+ *                               SLDTEST_COMM=NAME: renamed to NAME first)
  *   sldtest ac null [N]         the same ioctl round trip without a handler
  *                               (the fixture answers ENOTTY): the baseline
+ *   sldtest vcpus N FMT         N threads made after exec, each naming
+ *                               itself FMT ("CPU %d/KVM"; - keeps the
+ *                               name), then 3 guest split locks; prints
+ *                               "vcpuI name=.. before=WHY|none handled=H
+ *                               sigbus=S" per thread
  *   sldtest timeit CMD...       run CMD, print "ns=N rc=R" (wall time)
  *   sldtest rmmod NAME [force]  delete_module(NAME) as rmmod [-f] asks it
  *                               (O_NONBLOCK, O_TRUNC with force); prints
@@ -36,7 +42,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <grp.h>
+#include <pthread.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -46,7 +54,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest|guest-warn|null [N] | ac offline | timeit CMD... | rmmod NAME [force] | badargs FILE.ko\n");
+	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest|guest-warn|null [N] | ac offline | vcpus N FMT | timeit CMD... | rmmod NAME [force] | badargs FILE.ko\n");
 	return 2;
 }
 
@@ -139,10 +147,18 @@ static void on_sigbus(int sig)
 	sigbus_seen++;
 }
 
-/* SLDTEST_GATE=FILE: wait until FILE exists (a test changes rules meanwhile). */
+/*
+ * SLDTEST_GATE=FILE: wait until FILE exists (a test changes rules
+ * meanwhile).
+ */
 static void gate(void)
 {
 	const char *f = getenv("SLDTEST_GATE");
+	const char *comm = getenv("SLDTEST_COMM");
+
+	/* SLDTEST_COMM=NAME: named after exec, as a VMM names its vCPU threads. */
+	if (comm)
+		prctl(PR_SET_NAME, comm);
 
 	while (f && access(f, F_OK))
 		usleep(10000);
@@ -270,6 +286,84 @@ static int cmd_badargs(int argc, char **argv)
 	return 0;
 }
 
+/* ---- vcpus: threads created after exec, as a VMM makes them ------------- */
+
+static __thread volatile sig_atomic_t thread_sigbus;
+static const char *vcpu_fmt;
+
+static void on_thread_sigbus(int sig)
+{
+	(void)sig;
+	thread_sigbus++;
+}
+
+/* This thread's why= in sld_compat's task list, or "none". */
+static void task_why(char *out, size_t size)
+{
+	FILE *f = fopen("/sys/kernel/sld_compat/tasks", "r");
+	char line[256], pfx[32];
+	char *w;
+
+	snprintf(out, size, "none");
+	snprintf(pfx, sizeof(pfx), "%ld ", (long)syscall(SYS_gettid));
+	while (f && fgets(line, sizeof(line), f)) {
+		w = strstr(line, " why=");
+		if (strncmp(line, pfx, strlen(pfx)) || !w)
+			continue;
+		snprintf(out, size, "%.*s", (int)strcspn(w + 5, " \n"), w + 5);
+	}
+	if (f)
+		fclose(f);
+}
+
+static void *vcpu(void *arg)
+{
+	long i = (long)arg;
+	char name[16], why[32];
+	int fd, n, handled = 0;
+
+	if (strcmp(vcpu_fmt, "-")) {
+		snprintf(name, sizeof(name), vcpu_fmt, (int)i);
+		prctl(PR_SET_NAME, name);
+	}
+	task_why(why, sizeof(why));
+	fd = open("/dev/fx_actest", O_RDWR);
+	for (n = 0; fd >= 0 && n < 3; n++)
+		handled += ioctl(fd, FX_AC_GUEST) == 1;	/* 1: handled */
+	prctl(PR_GET_NAME, name);
+	printf("vcpu%ld name=%s before=%s handled=%d sigbus=%d\n", i, name,
+	       why, handled, (int)thread_sigbus);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/*
+ * sldtest vcpus N FMT: N threads, one after the other, each named FMT
+ * with its number ("CPU %d/KVM"; "-" keeps the name) by itself, then
+ * three guest split locks through /dev/fx_actest.
+ */
+static int cmd_vcpus(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_thread_sigbus };
+	long i, n;
+	pthread_t t;
+
+	if (argc != 4)
+		return usage();
+	n = strtol(argv[2], NULL, 10);
+	vcpu_fmt = argv[3];
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (i = 0; i < n; i++) {
+		if (pthread_create(&t, NULL, vcpu, (void *)i))
+			return 1;
+		pthread_join(t, NULL);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -278,6 +372,8 @@ int main(int argc, char **argv)
 		return cmd_write(argc, argv);
 	if (!strcmp(argv[1], "asuser"))
 		return cmd_asuser(argc, argv);
+	if (!strcmp(argv[1], "vcpus"))
+		return cmd_vcpus(argc, argv);
 	if (!strcmp(argv[1], "ac"))
 		return cmd_ac(argc, argv);
 	if (!strcmp(argv[1], "timeit"))

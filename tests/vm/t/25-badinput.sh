@@ -61,7 +61,7 @@ for k in safe_modules hypervisor_modules; do
 		"../x" "keep_h,keep_a" "%s%n"
 done
 table exempt_comm ",a" "a,,b" "a," "dup,dup" "+keep1" "-not_listed" \
-	"sixteen_chars_xx" "a b" "+x,y" "x,+y" "--" "+" "$names33" "a\\tb"
+	"sixteen_chars_xx" " a" "a " "*" "a\\\\" "+x,y" "x,+y" "--" "+" "$names33" "a\\tb"
 
 table exempt_path "relative/path" "./x" "/usr/bin/../../etc/passwd" \
 	"/a,,/b" "/tests/bin/sldtest,/tests/bin/sldtest" "/a/\\n/b" "/$huge" \

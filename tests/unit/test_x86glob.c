@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Task-name patterns (src/x86scan/glob.c): exempt_comm's matcher and check. */
+#include "test_x86util.h"
+
+/* Both strings in exactly sized buffers, so ASan sees a read past the end. */
+static bool match(const char *p, const char *s)
+{
+	char *bp = (char *)exact((const uint8_t *)p, strlen(p) + 1);
+	char *bs = (char *)exact((const uint8_t *)s, strlen(s) + 1);
+	bool r = sld_glob_match(bp, bs);
+
+	free(bp);
+	free(bs);
+	return r;
+}
+
+static void test_match(void **state)
+{
+	(void)state;
+	/* what vCPU threads are called */
+	assert_true(match("CPU */KVM", "CPU 0/KVM"));
+	assert_true(match("CPU */KVM", "CPU 127/KVM"));
+	assert_false(match("CPU */KVM", "CPU 1/KVMX"));
+	assert_false(match("CPU */KVM", "XCPU 1/KVM"));
+	assert_true(match("EMT-*", "EMT-12"));
+	assert_true(match("EMT-*", "EMT-"));
+	assert_false(match("EMT-*", "EMT"));
+	/* plain names match whole, as before patterns */
+	assert_true(match("qemu-system-x86", "qemu-system-x86"));
+	assert_false(match("qemu", "qemu-system-x86"));
+	assert_false(match("qemu-system-x86", "qemu"));
+	/* ? and runs of * */
+	assert_true(match("a?c", "abc"));
+	assert_false(match("a?c", "ac"));
+	assert_true(match("**", ""));
+	assert_true(match("*", "anything"));
+	assert_false(match("", "a"));
+	assert_true(match("", ""));
+	assert_true(match("*a*b*c", "xxaxxbxxc"));
+	assert_false(match("*a*b*c", "xxaxxbxxcx"));
+	assert_true(match("a*aab", "aaaaaab"));
+	/* escapes: literal * and ?, a lone trailing \ matches nothing */
+	assert_true(match("a\\*b", "a*b"));
+	assert_false(match("a\\*b", "axb"));
+	assert_true(match("a\\?", "a?"));
+	assert_false(match("a\\?", "ab"));
+	assert_false(match("a\\", "a"));
+	assert_false(match("a\\", "a\\"));
+	assert_true(match("a\\\\", "a\\"));
+}
+
+static void test_check(void **state)
+{
+	(void)state;
+	assert_null(sld_glob_check("CPU */KVM", 15));
+	assert_null(sld_glob_check("123456789012345", 15));
+	assert_null(sld_glob_check("*1*2*3*4*5*6*7*8*9*0*1*2*3*4*5*", 15));
+	assert_null(sld_glob_check("a\\*", 15));
+	assert_non_null(sld_glob_check("1234567890123456", 15));
+	assert_non_null(sld_glob_check("", 15));
+	assert_non_null(sld_glob_check("*", 15));
+	assert_non_null(sld_glob_check("**", 15));
+	assert_non_null(sld_glob_check(" a", 15));
+	assert_non_null(sld_glob_check("a ", 15));
+	assert_non_null(sld_glob_check("a\\", 15));
+	/* an escaped character counts once */
+	assert_null(sld_glob_check("\\*23456789012345", 15));
+	assert_non_null(sld_glob_check("\\*234567890123456", 15));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_match),
+		cmocka_unit_test(test_check),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
