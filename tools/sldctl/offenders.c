@@ -336,6 +336,7 @@ static enum off_class classify(const struct offender *f)
 	const char *vmm = f->vmm;
 
 	if (kvm_vcpu_comm(f->t->comm) || !strncmp(vmm, "qemu", 4) ||
+	    !strncmp(f->t->comm, "qemu-system-", 12) ||
 	    !strcmp(vmm, "lkvm") || !strcmp(vmm, "crosvm") ||
 	    !strcmp(vmm, "firecracker") || !strcmp(vmm, "cloud-hypervisor"))
 		return OFF_KVM_VCPU;
