@@ -31,6 +31,7 @@
 #include "config.h"
 #include "doctor.h"
 #include "host.h"
+#include "offenders.h"
 #include "sldctl.h"
 #include "util.h"
 
@@ -180,6 +181,40 @@ static void sld_compat_findings(const struct facts *x, struct findings *f)
 	in_use_finding(f);
 }
 
+/*
+ * The tasks the kernel logged split-lock traps for this boot (as
+ * `sldctl offenders`): a warning each, with the rule that would exempt
+ * it. No log to read (a container, a fake root) is not a finding.
+ */
+static void offender_findings(struct findings *f)
+{
+	struct offenders o;
+	char why[256 + PATH_MAX];
+	size_t i;
+	int err = offenders_read(&o, NULL, why, sizeof(why));
+
+	if (err && err != -ENOENT)
+		doc_add(f, "offenders-unknown", DOC_INFO, NULL,
+			"The kernel log could not be read for split-lock offenders: %s.", why);
+	for (i = 0; !err && i < o.n; i++) {
+		const struct offender *x = &o.v[i];
+
+		if (!offender_trapped(x))
+			continue;	/* sld_compat's own lines only */
+		doc_add(f, "split-lock-offender", DOC_WARNING, *x->fix ? x->fix : NULL,
+			"%s/%d (%s) took %lu split-lock and %lu bus-lock trap(s) logged since boot (%s)%s%s%s%s.",
+			sldctl_q(x->t->comm), x->t->pid, off_class_name(x->cls),
+			x->t->n[OFF_SPLIT_LOCK] + x->t->n[OFF_FATAL] + x->t->n[OFF_BOGUS],
+			x->t->n[OFF_BUS_LOCK], o.source, x->caveat ? "; " : "",
+			x->caveat ? x->caveat : "", x->note ? "; " : "", x->note ? x->note : "");
+	}
+	if (!err && o.log.bad)
+		doc_add(f, "offenders-bad-lines", DOC_INFO, NULL,
+			"%lu kernel log line(s) that look like split-lock lines could not be parsed and were skipped.",
+			o.log.bad);
+	offenders_free(&o);
+}
+
 /* Compare the configuration with the knobs. */
 static void config_findings(const struct facts *x, struct findings *f)
 {
@@ -318,6 +353,7 @@ int cmd_doctor(int argc, char **argv)
 	module_findings(&x, &f);
 	sld_compat_findings(&x, &f);
 	config_findings(&x, &f);
+	offender_findings(&f);
 	summary(&x, &f);
 	rc = worst(&f);
 	print(&f, c.json, rc);

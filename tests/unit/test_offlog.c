@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for the kernel log parser of `sldctl offenders`
+ * (tools/sldctl/offlog.c): every split-lock line format the kernel prints
+ * (6.1's intel.c and bus_lock.c up to 7.2 print the same text), /dev/kmsg
+ * records and journalctl output, odd task names, bad and truncated lines
+ * counted and skipped.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "offlog.h"
+
+static void parse_file(struct off_log *l, const char *name)
+{
+	char path[512], *buf;
+	size_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", FIXTURES, name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	buf = malloc(65536);
+	assert_non_null(buf);
+	len = fread(buf, 1, 65536, f);
+	fclose(f);
+	off_log_init(l);
+	assert_int_equal(off_log_parse(l, buf, len), 0);
+	free(buf);
+}
+
+static const struct off_task *find(const struct off_log *l, const char *comm,
+				   int pid)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->v[i].pid == pid && !strcmp(l->v[i].comm, comm))
+			return &l->v[i];
+	return NULL;
+}
+
+static const struct off_task *one(const struct off_log *l, const char *comm,
+				  int pid, enum off_kind k, unsigned long n)
+{
+	const struct off_task *t = find(l, comm, pid);
+
+	assert_non_null(t);
+	assert_int_equal(t->n[k], n);
+	return t;
+}
+
+static void test_kmsg(void **state)
+{
+	const struct off_task *t;
+	struct off_log l;
+
+	(void)state;
+	parse_file(&l, "offenders-kmsg.txt");
+	assert_int_equal(l.records, 16);
+	assert_int_equal(l.matched, 9);
+	assert_int_equal(l.bad, 5);
+	assert_int_equal(l.n, 8);
+	assert_true(l.have_seq);
+	assert_int_equal(l.first_seq, 0);
+	t = one(&l, "EMT-3", 187133, OFF_SPLIT_LOCK, 2);
+	assert_string_equal(t->first, "51.000123");
+	assert_string_equal(t->last, "54.000000");
+	one(&l, "CPU 1/KVM", 175479, OFF_SPLIT_LOCK, 1);
+	one(&l, "qemu-system-x86", 10167, OFF_SPLIT_LOCK, 1);
+	one(&l, "game.exe", 4242, OFF_FATAL, 1);
+	one(&l, "fx_guest", 77, OFF_BOGUS, 1);
+	one(&l, "qemu", 123, OFF_BUS_LOCK, 1);
+	t = one(&l, "a[b] c/9", 1, OFF_HANDLED, 1);
+	assert_string_equal(t->why, "exempt-comm");
+	one(&l, "sp ace\\x", 31, OFF_SPLIT_LOCK, 1);	/* kmsg's \xNN undone */
+	off_log_free(&l);
+}
+
+static void test_journal(void **state)
+{
+	const struct off_task *t;
+	struct off_log l;
+
+	(void)state;
+	parse_file(&l, "offenders-journal.txt");
+	assert_int_equal(l.records, 4);
+	assert_int_equal(l.matched, 3);
+	assert_int_equal(l.bad, 2);
+	assert_false(l.have_seq);
+	t = one(&l, "EMT-3", 187133, OFF_SPLIT_LOCK, 1);
+	assert_string_equal(t->first, "51.000123");
+	one(&l, "CPU 0/KVM", 175478, OFF_SPLIT_LOCK, 1);
+	t = one(&l, "qemu", 123, OFF_BUS_LOCK, 1);
+	assert_string_equal(t->last, "2026-12-04T03:41:44+0000");
+	off_log_free(&l);
+}
+
+static void parse_str(struct off_log *l, const char *s)
+{
+	off_log_init(l);
+	assert_int_equal(off_log_parse(l, s, strlen(s)), 0);
+}
+
+/* Lines that must count as bad, each alone, and not as a task. */
+static void test_bad(void **state)
+{
+	static const char *const bad[] = {
+		"4,1,2,-;x86/split lock detection: #AC: a/1 took a split_lock trap at address: 0x",
+		"4,1,2,-;x86/split lock detection: #AC: a/1 took a split_lock trap at address: 0x12345678901234567",
+		"4,1,2,-;x86/split lock detection: #AC: a/0 took a split_lock trap at address: 0x1",
+		"4,1,2,-;x86/split lock detection: #AC: a/ took a split_lock trap at address: 0x1",
+		"4,1,2,-;x86/split lock detection: #AC: /5 took a split_lock trap at address: 0x1x",
+		"4,1,2,-;x86/split lock detection: #DB: a/5 took a split_lock trap at address: 0x1",
+		"4,1,2,-;x86/split lock detection: #AC: a/5 took a bus_lock trap at address: 0x1",
+		"4,1,2,-;x86/split lock detection: #AC: a/5 weird split_lock trap at address: 0x1",
+		"4,1,2,-;x86/split lock detection: #AC: a\\x00b/5 took a split_lock trap at address: 0x1",
+		"4,1,2,-;#AC: a/5 took a split_lock trap at address: 0x1",
+		"4,1,2,-;sld_compat: split lock by exempt-comm task a[x]: handled in warn mode",
+		"4,1,2,-;sld_compat: split lock by task a[1]: handled in warn mode",
+		"4,1,2;x86/split lock detection: #AC: a/5 took a split_lock trap at address: 0x1",
+		"4,99999999999999999999,2,-;x86/split lock detection: #AC: a/5 took a split_lock trap at address: 0x1",
+		"[ 1.0 host kernel: x86/split lock detection: #AC: a/5 took a split_lock trap at address: 0x1",
+		"[] host kernel: x86/split lock detection: #AC: a/5 took a split_lock trap at address: 0x1",
+		"[ 1.0] host x86/split lock detection: #AC: a/5 took a split_lock trap at address: 0x1",
+		"4,8,1,-;x86/split lock detection: #AC: x/1 took a split_lock trap at address: 0x1 took a split_lock trap at address: 0x2",
+		"4,1,2,-;x86/split lock detection: #AC: a/5 took a split_lo",
+		"4,1,2,-;x86/split lock detection: #AC: took a split_lock trap at address: 0x1",
+		"4,1,2,-;x86/split lock detection: #DB: a/5 took a bus",
+		"4,1,2,-;sld_compat: split lock by hypervisor task qemu[12]: hand",
+	};
+	struct off_log l;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		parse_str(&l, bad[i]);
+		if (l.bad != 1 || l.n)
+			fail_msg("line %zu: bad %lu tasks %zu: %s", i, l.bad, l.n, bad[i]);
+		off_log_free(&l);
+	}
+}
+
+/* The boundaries: a 15-byte name, the largest pid, a CRLF journal. */
+static void test_edges(void **state)
+{
+	struct off_log l;
+
+	(void)state;
+	parse_str(&l, "4,7,1,-;x86/split lock detection: #AC: 0123456789abcde/4194304 took a split_lock trap at address: 0xffffffffffffffff\n"
+		  "[ 2.5] h kernel: x86/split lock detection: #AC: a/b c/7 fatal split_lock trap at address: 0xA\r\n"
+		  "4,8,1,-;x86/split lock detection: #AC: crashing the kernel on kernel split_locks and warning on user-space split_locks\n"
+		  "4,9,1,-;x86/split lock detection: #DB: setting system wide bus lock rate limit to 5/sec\n");
+	assert_int_equal(l.bad, 0);
+	assert_int_equal(l.first_seq, 7);
+	one(&l, "0123456789abcde", 4194304, OFF_SPLIT_LOCK, 1);
+	one(&l, "a/b c", 7, OFF_FATAL, 1);
+	assert_int_equal(l.n, 2);
+	off_log_free(&l);
+	parse_str(&l, "4,1,2,-;x86/split lock detection: #AC: a/4194305 took a split_lock trap at address: 0x1\n");
+	assert_int_equal(l.bad, 1);
+	off_log_free(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kmsg),
+		cmocka_unit_test(test_journal),
+		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_edges),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

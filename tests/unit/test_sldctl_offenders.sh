@@ -1,0 +1,147 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# sldctl offenders against a fake root: the kernel's lines in
+# tests/fixtures/offenders-kmsg.txt as /dev/kmsg, live tasks in a fake
+# /proc (a libvirt vCPU thread, a plain qemu, a VirtualBox EMT, a Wine
+# game, a recycled pid), the journalctl fallback when the ring wrapped,
+# --since TIME, doctor's findings, and bad input (exit 2, stdout empty).
+# Run through the wrapper offenders.mk generates (SLDCTL, FIXTURES).
+set -u
+
+: "${SLDCTL:?}" "${FIXTURES:?}"
+. "$(dirname "$0")/tap.sh"
+
+R=$T/root
+mkdir -p "$R/dev" "$R/proc"
+cp "$FIXTURES/offenders-kmsg.txt" "$R/dev/kmsg"
+task() {	# PID COMM TGID PPID EXE CGROUP
+	mkdir -p "$R/proc/$1"
+	printf '%s\n' "$2" > "$R/proc/$1/comm"
+	printf 'Name:\t%s\nTgid:\t%s\nPid:\t%s\nPPid:\t%s\n' "$2" "$3" "$1" "$4" \
+		> "$R/proc/$1/status"
+	ln -s "$5" "$R/proc/$1/exe"
+	printf '0::%s\n' "$6" > "$R/proc/$1/cgroup"
+}
+task 175479 'CPU 1/KVM' 175400 900 /usr/bin/qemu-system-x86_64 \
+	'/machine.slice/machine-qemu\x2d1\x2dwin10.scope/libvirt/vcpu1'
+task 175400 qemu-system-x86 175400 900 /usr/bin/qemu-system-x86_64 \
+	'/machine.slice/machine-qemu\x2d1\x2dwin10.scope/libvirt/emulator'
+task 10167 qemu-system-x86 10167 1 /usr/bin/qemu-system-x86_64 /user.slice/u.scope
+task 187133 EMT-3 187100 1 /usr/lib/virtualbox/VirtualBoxVM /user.slice/v.scope
+task 187100 VirtualBoxVM 187100 1 /usr/lib/virtualbox/VirtualBoxVM /user.slice/v.scope
+task 4242 game.exe 4242 1 /usr/lib/wine/wine64-preloader /user.slice/g.scope
+task 77 bash 77 1 /usr/bin/bash /user.slice/b.scope		# pid 77 recycled
+
+export SLDCTL_ROOT=$R SLDCTL_JOURNALCTL=/nonexistent/journalctl
+
+run "$SLDCTL" offenders
+expect_rc 1 "offenders found: exit 1"
+expect_grep "$T/out" "offenders since boot (from /dev/kmsg): 8 task(s), 9 trap line(s), 5 bad line(s) skipped" "summary: tasks, lines, bad lines counted"
+expect_grep "$T/out" "EMT-3/187133: 2 split_lock (first 51.000123, last 54.000000)" "EMT-3: two traps, first and last time"
+expect_grep "$T/out" "class: virtualbox-emt; exe /usr/lib/virtualbox/VirtualBoxVM; cgroup /user.slice/v.scope" "EMT-3: VirtualBox EMT, exe, cgroup"
+expect_grep "$T/out" "vmm: VirtualBoxVM/187100" "EMT-3: its VMM process"
+expect_grep "$T/out" "fix: sldctl exempt add --path /usr/lib/virtualbox/VirtualBoxVM --persist" "EMT-3: exempt the VMM binary"
+expect_grep "$T/out" "fix: sldctl exempt add --cgroup '/machine.slice/machine-qemu\\x2d1\\x2dwin10.scope' --persist" "libvirt vCPU: exempt its machine.slice scope"
+expect_grep "$T/out" "fix: sldctl exempt add --path /usr/bin/qemu-system-x86_64 --persist" "plain qemu: exempt the binary"
+expect_grep "$T/out" "game.exe/4242: 1 fatal" "game: fatal trap counted"
+expect_grep "$T/out" "class: wine-proton; exe /usr/lib/wine/wine64-preloader" "game: Wine/Proton"
+expect_grep "$T/out" "fix: sldctl exempt add --comm game.exe --persist" "game: exempt by name"
+expect_grep "$T/out" "caveat: exempt_comm is forgeable: any local user can give a task this name" "exempt by name: the trust caveat"
+expect_grep "$T/out" "fx_guest/77: 1 bogus" "bogus trap counted"
+expect_grep "$T/out" "class: other; no longer running" "recycled pid: not the task that trapped"
+expect_grep "$T/out" "qemu/123: 1 bus_lock" "bus lock trap counted"
+expect_grep "$T/out" "fix: sldctl exempt add --comm 'sp ace\\x' --persist" "odd name: one shell word"
+expect_grep "$T/out" "a[b] c/9/1: 1 handled" "sld_compat's own line counted"
+expect_grep "$T/out" "note: already handled by sld_compat" "handled task: no command"
+run "$SLDCTL" offenders --json
+expect_rc 1 "--json: exit 1"
+json_check "--json: counts, classes, fixes" "
+o = {(t['comm'], t['pid']): t for t in doc['offenders']}
+assert doc['source'] == '/dev/kmsg' and doc['since'] == 'boot'
+assert doc['bad_lines'] == 5 and doc['trap_lines'] == 9 and len(o) == 8
+e = o[('EMT-3', 187133)]
+assert e['class'] == 'virtualbox-emt' and e['counts']['split_lock'] == 2
+assert e['vmm'] == 'VirtualBoxVM' and e['vmm_pid'] == 187100 and e['alive']
+assert e['fix'] == 'sldctl exempt add --path /usr/lib/virtualbox/VirtualBoxVM --persist'
+assert e['caveat'] is None
+k = o[('CPU 1/KVM', 175479)]
+assert k['class'] == 'kvm-vcpu' and k['cgroup'].startswith('/machine.slice/')
+g = o[('game.exe', 4242)]
+assert g['class'] == 'wine-proton' and g['counts']['fatal'] == 1 and g['caveat']
+assert o[('fx_guest', 77)]['alive'] is False
+h = o[('a[b] c/9', 1)]
+assert h['fix'] is None and h['sld_compat_rule'] == 'exempt-comm'
+"
+
+# The ring wrapped (first seq 5): the journal has this boot's lines.
+J=$T/journalctl
+printf '#!/bin/sh\necho "$@" > %s/jargs\ncat %s/offenders-journal.txt\n' "$T" "$FIXTURES" > "$J"
+chmod +x "$J"
+sed 's/^6,0,0,/6,5,0,/' "$FIXTURES/offenders-kmsg.txt" > "$R/dev/kmsg"
+SLDCTL_JOURNALCTL=$J run "$SLDCTL" offenders
+expect_rc 1 "wrapped ring: exit 1"
+expect_grep "$T/out" "offenders since boot (from journalctl): 3 task(s), 3 trap line(s), 2 bad line(s) skipped" "wrapped ring: read from journalctl"
+is "$(cat "$T/jargs")" "-k -q --no-pager -o short-monotonic -b" "wrapped ring: journalctl -k -b"
+run "$SLDCTL" offenders
+expect_grep "$T/out" "(from /dev/kmsg): 8 task(s)" "wrapped ring, no journalctl: what /dev/kmsg still has"
+cp "$FIXTURES/offenders-kmsg.txt" "$R/dev/kmsg"
+SLDCTL_JOURNALCTL=$J run "$SLDCTL" offenders
+expect_grep "$T/out" "(from /dev/kmsg): 8 task(s)" "ring not wrapped: /dev/kmsg only"
+SLDCTL_JOURNALCTL=$J run "$SLDCTL" offenders --since '2 hours ago' --json
+expect_rc 1 "--since TIME: exit 1"
+is "$(cat "$T/jargs")" "-k -q --no-pager -o short-iso --since 2 hours ago" "--since TIME: given to journalctl --since"
+json_check "--since TIME: from journalctl" "
+assert doc['source'] == 'journalctl' and doc['since'] == '2 hours ago'
+assert len(doc['offenders']) == 3 and doc['bad_lines'] == 2
+"
+
+# doctor: a warning per offender, with the command; exit code unchanged.
+run "$SLDCTL" doctor
+expect_grep "$T/out" "[warning] split-lock-offender: EMT-3/187133 (virtualbox-emt) took 2 split-lock and 0 bus-lock trap(s) logged since boot (/dev/kmsg)." "doctor: EMT-3 is a finding"
+expect_grep "$T/out" "    fix: sldctl exempt add --path /usr/lib/virtualbox/VirtualBoxVM --persist" "doctor: the command for it"
+expect_grep "$T/out" "[info] offenders-bad-lines: 5 kernel log line(s)" "doctor: bad lines counted"
+expect_no_grep "$T/out" "split-lock-offender: a[b] c/9/1" "doctor: a task sld_compat handles is no finding"
+run "$SLDCTL" doctor --json
+json_check "doctor --json: offender findings" "
+f = [x for x in doc['findings'] if x['id'] == 'split-lock-offender']
+assert len(f) == 7, len(f)
+assert all(x['severity'] == 'warning' for x in f)
+"
+
+# No log: a clear error.
+mv "$R/dev/kmsg" "$R/dev/kmsg.off"
+run "$SLDCTL" offenders
+expect_rc 2 "no /dev/kmsg: exit 2"
+expect_grep "$T/err" "sldctl offenders: cannot read /dev/kmsg: No such file or directory" "no /dev/kmsg: says so"
+run "$SLDCTL" doctor
+expect_no_grep "$T/out" "offender" "doctor without a kernel log: no offender finding"
+mv "$R/dev/kmsg.off" "$R/dev/kmsg"
+
+# Bad input: exit 2, nothing on stdout, a message naming the problem.
+long=$(printf '%070d' 0)
+bad() {	# WHAT MESSAGE ARGS...
+	what=$1 msg=$2
+	shift 2
+	run "$@"
+	expect_rc 2 "bad input: $what"
+	expect_grep "$T/err" "$msg" "bad input: $what: says why"
+	is "$(wc -c < "$T/out")" 0 "bad input: $what: nothing on stdout"
+}
+bad "unknown option" "unknown option '--bogus'" "$SLDCTL" offenders --bogus
+bad "operand" "sldctl offenders:" "$SLDCTL" offenders extra
+bad "empty --since" "sldctl offenders:" "$SLDCTL" offenders --since ''
+bad "--since twice" "sldctl offenders:" "$SLDCTL" offenders --since boot --since boot
+bad "--since with a control byte" "bad --since 'a\\x01b'" "$SLDCTL" offenders --since "$(printf 'a\001b')"
+bad "--since too long" "bad --since" "$SLDCTL" offenders --since "$long"
+bad "--since without journalctl" "--since yesterday needs journalctl, which is not installed" \
+	"$SLDCTL" offenders --since yesterday
+printf '#!/bin/sh\necho "Failed to parse timestamp: $7" >&2\nexit 1\n' > "$J"
+SLDCTL_JOURNALCTL=$J bad "--since journalctl refuses" "journalctl failed (exit 1)" \
+	"$SLDCTL" offenders --since nonsense
+expect_grep "$T/err" "Failed to parse timestamp: nonsense" "bad input: journalctl's own reason shown"
+run "$SLDCTL" offenders --since BOOT
+expect_rc 1 "--since BOOT: this boot"
+
+if grep -qE 'Sanitizer|runtime error' "$T/err"; then not_ok "no sanitizer report"; else ok "no sanitizer report"; fi
+echo "1..$N"
+[ "$FAILS" -eq 0 ]
