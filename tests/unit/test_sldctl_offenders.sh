@@ -50,9 +50,22 @@ expect_grep "$T/out" "caveat: exempt_comm is forgeable: any local user can give 
 expect_grep "$T/out" "fx_guest/77: 1 bogus" "bogus trap counted"
 expect_grep "$T/out" "class: other; no longer running" "recycled pid: not the task that trapped"
 expect_grep "$T/out" "qemu/123: 1 bus_lock" "bus lock trap counted"
-expect_grep "$T/out" "fix: sldctl exempt add --comm 'sp ace\\x' --persist" "odd name: one shell word"
+expect_grep "$T/out" "fix: sldctl exempt add --comm 'sp ace\\\\x' --persist" "odd name: one shell word, its backslash escaped"
 expect_grep "$T/out" "a[b] c/9/1: 1 handled" "sld_compat's own line counted"
 expect_grep "$T/out" "note: already handled by sld_compat" "handled task: no command"
+# Threads no longer running: one pattern for every vCPU thread of a kind.
+cp "$R/dev/kmsg" "$T/kmsg.saved"
+printf '%s\n' \
+	'4,0,1000,-;x86/split lock detection: #AC: CPU 2/KVM/5001 took a split_lock trap at address: 0x1' \
+	'4,1,2000,-;x86/split lock detection: #AC: EMT-5/5002 took a split_lock trap at address: 0x2' \
+	'4,2,3000,-;x86/split lock detection: #AC: a*b/5003 took a split_lock trap at address: 0x3' \
+	> "$R/dev/kmsg"
+run "$SLDCTL" offenders
+expect_grep "$T/out" "fix: sldctl exempt add --comm 'CPU */KVM' --persist" "gone KVM vCPU thread: the CPU */KVM pattern"
+expect_grep "$T/out" "fix: sldctl exempt add --comm 'EMT-*' --persist" "gone EMT thread: the EMT-* pattern"
+expect_grep "$T/out" "fix: sldctl exempt add --comm 'a\\*b' --persist" "a name with a star: escaped, not a pattern"
+cp "$T/kmsg.saved" "$R/dev/kmsg"
+
 run "$SLDCTL" offenders --json
 expect_rc 1 "--json: exit 1"
 json_check "--json: counts, classes, fixes" "

@@ -386,19 +386,43 @@ static void fix_with(struct offender *f, const char *opt, const char *val)
 	"exempt_comm is forgeable: any local user can give a task this name " \
 	"(prctl PR_SET_NAME); see README, trust model"
 
+static bool emt_comm(const char *c)
+{
+	return !strncmp(c, "EMT-", 4) && c[4] && strspn(c + 4, "0123456789") == strlen(c + 4);
+}
+
+/*
+ * One pattern for every vCPU thread of the kind (QEMU's "CPU N/KVM",
+ * VirtualBox's "EMT-N"), else the name itself with the pattern
+ * characters (star, '?', backslash) escaped.
+ */
 static void fix_by_comm(struct offender *f)
 {
 	const char *c = f->t->comm;
-	size_t i;
+	char lit[2 * 16 + 1];
+	size_t i, o = 0;
 
 	for (i = 0; c[i]; i++)
 		if (c[i] == ',' || c[i] < 0x20 || c[i] > 0x7e)
 			break;
-	if (!*c || c[i]) {
-		f->note = "its name cannot be an exempt_comm entry (empty, a comma or a non-printable byte)";
+	if (!*c || c[i] || c[0] == ' ' || c[i - 1] == ' ' ||
+	    c[0] == '+' || c[0] == '-') {
+		f->note = "its name cannot be an exempt_comm entry (empty, a comma, a space at an end, a leading + or -, or a non-printable byte)";
 		return;
 	}
-	fix_with(f, "comm", c);
+	if (kvm_vcpu_comm(c)) {
+		fix_with(f, "comm", "CPU */KVM");
+	} else if (emt_comm(c)) {
+		fix_with(f, "comm", "EMT-*");
+	} else {
+		for (i = 0; c[i] && o + 2 < sizeof(lit); i++) {
+			if (strchr("*?\\", c[i]))
+				lit[o++] = '\\';
+			lit[o++] = c[i];
+		}
+		lit[o] = '\0';
+		fix_with(f, "comm", lit);
+	}
 	f->caveat = CAVEAT_COMM;
 }
 
