@@ -38,12 +38,11 @@
 #include <linux/topology.h>
 #include <linux/kprobes.h>
 #include <asm/msr.h>
+#include <asm/msr-index.h>
 
 #include "compat/compat.h"
 #include "sld_compat.h"
 
-#define SLD_MSR_TEST_CTRL		0x33
-#define SLD_TEST_CTRL_SPLIT_LOCK_DETECT	BIT_ULL(29)
 #define CORE_LOCK_BITS			6
 
 struct sld_cpu {
@@ -81,13 +80,13 @@ static bool msr_write_local(bool off)
 {
 	u64 v;
 
-	if (!kernel_runs_sld() || sld_rdmsr_safe(SLD_MSR_TEST_CTRL, &v))
+	if (!kernel_runs_sld() || sld_rdmsr_safe(MSR_TEST_CTRL, &v))
 		return false;
 	if (off)
-		v &= ~SLD_TEST_CTRL_SPLIT_LOCK_DETECT;
+		v &= ~MSR_TEST_CTRL_SPLIT_LOCK_DETECT;
 	else
-		v |= SLD_TEST_CTRL_SPLIT_LOCK_DETECT;
-	return !sld_wrmsr_safe(SLD_MSR_TEST_CTRL, v);
+		v |= MSR_TEST_CTRL_SPLIT_LOCK_DETECT;
+	return !sld_wrmsr_safe(MSR_TEST_CTRL, v);
 }
 
 /* Core lock held. Does the core of cpu want SLD off? */
@@ -230,12 +229,12 @@ enum sld_ac_msr sld_msr_ac_off(void)
 	if (!sld_kernel.cpu_sld)
 		return SLD_AC_MSR_OFF;
 	raw_spin_lock_irqsave(lock, flags);
-	if (sld_rdmsr_safe(SLD_MSR_TEST_CTRL, &v)) {
+	if (sld_rdmsr_safe(MSR_TEST_CTRL, &v)) {
 		ret = SLD_AC_MSR_STUCK;
-	} else if (v & SLD_TEST_CTRL_SPLIT_LOCK_DETECT) {
+	} else if (v & MSR_TEST_CTRL_SPLIT_LOCK_DETECT) {
 		me->reasserts++;
-		if (sld_wrmsr_safe(SLD_MSR_TEST_CTRL,
-				   v & ~SLD_TEST_CTRL_SPLIT_LOCK_DETECT)) {
+		if (sld_wrmsr_safe(MSR_TEST_CTRL,
+				   v & ~MSR_TEST_CTRL_SPLIT_LOCK_DETECT)) {
 			me->msr_skipped++;
 			ret = SLD_AC_MSR_STUCK;
 		} else {

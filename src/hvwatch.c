@@ -245,10 +245,11 @@ static void update_learning(void)
 }
 
 /*
- * Is addr inside mod? Text or data, register_kprobe() checks; this only
- * checks the owner. hv_mutex held: mod cannot go (sld_hv_unwatch).
+ * Is addr in mod's core (text or data: whether it is text is for
+ * register_kprobe() to say)? hv_mutex held: mod cannot go
+ * (sld_hv_unwatch).
  */
-static bool in_module_text(struct module *mod, unsigned long addr)
+static bool in_module_core(struct module *mod, unsigned long addr)
 {
 	return within_module_core(addr, mod);
 }
@@ -264,7 +265,7 @@ static void learn_all(void)
 
 		if (!e->mod || !addr || e->kp_on || e->kp_err)
 			continue;
-		if (!in_module_text(e->mod, addr)) {
+		if (!in_module_core(e->mod, addr)) {
 			e->kp_err = -EFAULT;
 			pr_info("%s: ioctl entry %ps is not in its text: keeping the generic ioctl probe\n",
 				e->name, (void *)addr);
@@ -325,7 +326,7 @@ static void try_profile(struct hv_entry *e)
 		snprintf(sym, sizeof(sym), "%s:%s", e->name,
 			 profiles[i].symbol);
 		addr = sld_lookup(sym);
-		if (addr && in_module_text(e->mod, addr) &&
+		if (addr && in_module_core(e->mod, addr) &&
 		    !place(e, addr, VIA_PROFILE))
 			pr_info("%s: profile entry %s hooked\n", e->name,
 				profiles[i].symbol);

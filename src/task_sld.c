@@ -106,6 +106,7 @@ static bool key_held, setup_done;	/* task_mutex */
 static bool key_wanted;			/* the last refresh's need */
 static bool ready;			/* protect() may add records */
 static atomic_long_t n_protected, n_exited, n_exec_dropped, n_proactive;
+static atomic_long_t n_by_why[SLD_WHY_HV + 1];	/* protections per rule */
 static atomic_long_t n_detached, n_refused_off, n_refused_full;
 static atomic_long_t n_refused_cap, n_refused_growing, n_grow_failed;
 static atomic_t n_pinned;		/* records with pinned set */
@@ -562,6 +563,12 @@ static void become_hv(struct sld_task *t, int hv)
  * It keeps its place in the pool: a hypervisor record stays in the
  * reserve's count even when it comes back as an exempt one.
  */
+static void count_protection(enum sld_why why)
+{
+	atomic_long_inc(&n_protected);
+	atomic_long_inc(&n_by_why[why]);
+}
+
 static void revive(struct sld_task *t, enum sld_why why, int hv)
 {
 	if (hv >= 0)
@@ -569,7 +576,7 @@ static void revive(struct sld_task *t, enum sld_why why, int hv)
 	else
 		WRITE_ONCE(t->why, why);
 	start_running(t);
-	atomic_long_inc(&n_protected);
+	count_protection(hv >= 0 ? SLD_WHY_HV : why);
 }
 
 static int refuse(enum refusal r)
@@ -625,7 +632,7 @@ int sld_task_protect(enum sld_why why, int hv)
 	}
 	preempt_notifier_init(&t->pn, &task_ops);
 	preempt_notifier_register(&t->pn);
-	atomic_long_inc(&n_protected);
+	count_protection(hv >= 0 ? SLD_WHY_HV : why);
 	start_running(t);
 	return 0;
 }
@@ -1170,6 +1177,7 @@ int sld_task_counters_show(char *buf, size_t size)
 	return scnprintf(buf, size,
 			 "tasks_live %u\ntasks_exempt %u\ntasks_pinning %d\ntasks_protected %ld\ntasks_exited %ld\ntasks_exec_dropped %ld\ntasks_detached %ld\n"
 			 "tasks_proactive %ld\n"
+			 "tasks_protected_comm %ld\ntasks_protected_path %ld\ntasks_protected_cgroup %ld\ntasks_protected_hypervisor %ld\n"
 			 "tasks_refused %ld\ntasks_refused_off %ld\ntasks_refused_full %ld\ntasks_refused_cap %ld\ntasks_refused_growing %ld\n"
 			 "tasks_max %u\ntasks_per_uid %u\ntasks_capacity %u\ntasks_record_bytes %zu\ntasks_grow_failed %ld\n"
 			 "key_held %d\nready %d\nsched_calls %lu\nsched_handovers %lu\n",
@@ -1179,6 +1187,10 @@ int sld_task_counters_show(char *buf, size_t size)
 			 atomic_long_read(&n_exec_dropped),
 			 atomic_long_read(&n_detached),
 			 atomic_long_read(&n_proactive),
+			 atomic_long_read(&n_by_why[SLD_WHY_COMM]),
+			 atomic_long_read(&n_by_why[SLD_WHY_PATH]),
+			 atomic_long_read(&n_by_why[SLD_WHY_CGROUP]),
+			 atomic_long_read(&n_by_why[SLD_WHY_HV]),
 			 off + full + cap + growing, off, full, cap, growing,
 			 max_tasks(), per_uid(), capacity(),
 			 sizeof(struct sld_task),

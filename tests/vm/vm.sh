@@ -237,7 +237,12 @@ deps_of() {	# deps_of NAME: NAME's dependency closure, dependencies first
 if [ "$mode" != bench ]; then
 	mkdir -p "$root/kmod/fs"
 	seen=
-	{ deps_of loop; deps_of crc32c_generic; deps_of ext4; } | while read -r f; do
+	# 7.x has no crc32c_generic: its crc32c is a library ext4 depends on.
+	{
+		deps_of loop
+		[ -z "$(find_ko crc32c_generic)" ] || deps_of crc32c_generic
+		deps_of ext4
+	} | while read -r f; do
 		unpack_ko "$f" "$root/kmod/fs"
 		basename "${f%.xz}" .ko >> "$root/kmod/fs/order"
 	done

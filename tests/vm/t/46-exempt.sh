@@ -128,6 +128,7 @@ is "$(w exempt_comm -)" OK "exempt_comm cleared"
 vc() { "$@" | tee -a /tmp/vcpus.out; }
 is "$(w exempt_proactive Y)" OK "vcpus: exempt_proactive Y"
 pro=$(ac tasks_proactive)
+byp=$(ac tasks_protected_path) byg=$(ac tasks_protected_cgroup) byc=$(ac tasks_protected_comm)
 is "$(w exempt_path /tmp/legacy)" OK "vcpus: exempt_path /tmp/legacy"
 is "$(vc /tmp/legacy vcpus 2 'CPU %d/KVM' | grep -c 'before=exempt-path handled=3 sigbus=0')" 2 \
 	"path: both threads protected from their start, no SIGBUS"
@@ -144,6 +145,9 @@ is "$(vc sldtest vcpus 2 'CPU %d/KVM' | grep -c 'before=exempt-comm handled=3 si
 is "$(vc sldtest vcpus 1 - | grep -c 'before=none handled=0 sigbus=3')" 1 \
 	"pattern: a thread that keeps its process's name is not exempt"
 is "$(ac tasks_proactive)" $((pro + 6)) "tasks_proactive counts the six threads"
+is "$(ac tasks_protected_path) $(ac tasks_protected_cgroup) $(ac tasks_protected_comm)" \
+	"$((byp + 3)) $((byg + 3)) $((byc + 2))" \
+	"counters per rule: by path and by cgroup each process (at exec) and its 2 threads, by pattern the 2 threads"
 is "$(w exempt_proactive N)" OK "vcpus: exempt_proactive N"
 is "$(cat $S/hooks | grep -E '^task-(start|rename) ' | grep -vc ' armed')" 2 \
 	"exempt_proactive N: the start and rename probes disarmed"
