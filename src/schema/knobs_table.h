@@ -89,6 +89,9 @@ enum sld_knob_id {
 	SLD_KN_COUNT
 };
 
+/* The scalars are the entries before the first list. */
+#define SLD_KN_NSCALARS	SLD_KN_SAFE_MODULES
+
 enum sld_knob_type {
 	SLD_KT_BOOL,	/* Y/N (also y/n, 1/0) */
 	SLD_KT_INT,	/* decimal in [min, max] */

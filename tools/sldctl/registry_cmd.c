@@ -131,7 +131,7 @@ static int registry_add(int argc, char **argv)
 	struct cli c = { .cmd = "registry add", .opts = opts, .min_args = 1,
 			 .max_args = KNOB_LIST_MAX,
 			 .usage = "--safe|--hypervisor [--persist] [--config FILE] [--json] NAME..." };
-	const struct knob_def *d;
+	const struct sld_knob_schema *d;
 	struct list_change ch;
 	bool safe, hv;
 	struct admin a;
