@@ -38,11 +38,12 @@
 #include "compat/compat.h"
 #include "knobs.h"
 
-#define COMM_MAX	32
-#define COMM_PATTERN_LEN 31	/* bytes: 15 to match, stars and escapes */
-#define PATH_MAX_N	16
-#define PATH_LEN	255
-#define CGROUP_MAX	16
+/* Bounds: the knob schema (schema/knobs_table.h). */
+#define COMM_MAX	SLD_COMM_LIST_MAX
+#define PATH_MAX_N	SLD_PATH_LIST_MAX
+#define PATH_LEN	SLD_PATH_LEN
+#define CGROUP_MAX	SLD_CGROUP_LIST_MAX
+#define COMM_PATTERN_LEN SLD_COMM_PATTERN_LEN
 
 /*
  * The file, not just its number: a deleted binary's inode number is
@@ -196,8 +197,9 @@ bool sld_exempt_any(void)
 /* A name or a pattern (x86scan/glob.c): "qemu-system-x86", "EMT-*". */
 static int comm_check(const char *s, const char **why)
 {
-	const char *bad = sld_glob_check(s, TASK_COMM_LEN - 1);
+	const char *bad = sld_glob_check(s, SLD_COMM_LEN);
 
+	BUILD_BUG_ON(SLD_COMM_LEN != TASK_COMM_LEN - 1);
 	if (bad) {
 		*why = bad;
 		return -EINVAL;
@@ -236,11 +238,10 @@ static int comm_show(char *buf, size_t size)
 }
 
 static struct sld_knob knob_comm = {
-	.name = "exempt_comm", .max_len = COMM_MAX * (COMM_PATTERN_LEN + 1),
+	.schema = &sld_knob_schema[SLD_KN_EXEMPT_COMM],
 	.set = comm_set, .show = comm_show, .free = sld_exempt_free,
 };
-SLD_KNOB(exempt_comm, knob_comm,
-	 "Comma list of task names whose split locks are handled in warn mode without penalty; +name/-name edit, - clears");
+SLD_KNOB(exempt_comm, knob_comm);
 
 /* ---- lists resolved when written (exempt_path, exempt_cgroup) ------------- */
 
@@ -358,11 +359,10 @@ static int path_show(char *buf, size_t size)
 }
 
 static struct sld_knob knob_path = {
-	.name = "exempt_path", .max_len = PATH_MAX_N * (PATH_LEN + 2),
+	.schema = &sld_knob_schema[SLD_KN_EXEMPT_PATH],
 	.set = path_set, .show = path_show, .free = sld_exempt_free,
 };
-SLD_KNOB(exempt_path, knob_path,
-	 "Comma list of absolute executable paths (resolved when written) exempted like exempt_comm");
+SLD_KNOB(exempt_path, knob_path);
 
 /* ---- exempt_cgroup --------------------------------------------------------- */
 
@@ -420,11 +420,10 @@ static int cgroup_show(char *buf, size_t size)
 }
 
 static struct sld_knob knob_cgroup = {
-	.name = "exempt_cgroup", .max_len = CGROUP_MAX * (PATH_LEN + 2),
+	.schema = &sld_knob_schema[SLD_KN_EXEMPT_CGROUP],
 	.set = cgroup_set, .show = cgroup_show, .free = sld_exempt_free,
 };
-SLD_KNOB(exempt_cgroup, knob_cgroup,
-	 "Comma list of cgroup v2 paths (e.g. /sld.slice/game) whose tasks are exempted like exempt_comm");
+SLD_KNOB(exempt_cgroup, knob_cgroup);
 
 /* ---- exempt_proactive ------------------------------------------------------ */
 
@@ -446,11 +445,10 @@ static int proactive_show(char *buf, size_t size)
 }
 
 static struct sld_knob knob_proactive = {
-	.name = "exempt_proactive", .max_len = 1,
+	.schema = &sld_knob_schema[SLD_KN_EXEMPT_PROACTIVE],
 	.set = proactive_set, .show = proactive_show,
 };
-SLD_KNOB(exempt_proactive, knob_proactive,
-	 "N (default): exempt tasks are protected from their first split lock; Y: from exec");
+SLD_KNOB(exempt_proactive, knob_proactive);
 
 /* At unload, after every hook is gone; again (a no-op) as the knobs go. */
 void sld_exempt_free(void)

@@ -119,9 +119,9 @@ static int knob_apply(struct sld_knob *k, const char *buf, size_t len)
 	char *val;
 	int err;
 
-	why = check_bytes(buf, &len, k->max_len);
+	why = check_bytes(buf, &len, k->schema->max_len);
 	if (why) {
-		pr_warn("%s: rejected: %s\n", k->name, why);
+		pr_warn("%s: rejected: %s\n", k->schema->name, why);
 		return -EINVAL;
 	}
 	val = kmemdup_nul(buf, len, GFP_KERNEL);
@@ -132,7 +132,7 @@ static int knob_apply(struct sld_knob *k, const char *buf, size_t len)
 	err = k->set(val, &why);
 	mutex_unlock(&knobs_mutex);
 	if (err)
-		pr_warn("%s: rejected '%.64s': %s\n", k->name, val, why);
+		pr_warn("%s: rejected '%.64s': %s\n", k->schema->name, val, why);
 	kfree(val);
 	return err;
 }
@@ -359,16 +359,16 @@ static int enabled_show(char *buf, size_t size)
 }
 
 static struct sld_knob knob_enabled = {
-	.name = "enabled", .max_len = 1,
+	.schema = &sld_knob_schema[SLD_KN_ENABLED],
 	.set = enabled_set, .show = enabled_show,
 };
-SLD_KNOB(enabled, knob_enabled,
-	 "Arm (Y) or disarm (N) every hook sld_compat places (default Y)");
+SLD_KNOB(enabled, knob_enabled);
 
 static int verbose_set(const char *val, const char **why)
 {
 	int v;
-	int err = sld_parse_int(val, 0, 3, &v, why);
+	const struct sld_knob_schema *s = &sld_knob_schema[SLD_KN_VERBOSE];
+	int err = sld_parse_int(val, s->min, s->max, &v, why);
 
 	if (!err)
 		WRITE_ONCE(sld_knobs.verbose, v);
@@ -381,11 +381,10 @@ static int verbose_show(char *buf, size_t size)
 }
 
 static struct sld_knob knob_verbose = {
-	.name = "verbose", .max_len = 2,
+	.schema = &sld_knob_schema[SLD_KN_VERBOSE],
 	.set = verbose_set, .show = verbose_show,
 };
-SLD_KNOB(verbose, knob_verbose,
-	 "Log verbosity: 0 errors only, 1 warnings (default), 2 info, 3 debug");
+SLD_KNOB(verbose, knob_verbose);
 
 /* ---- sysfs ------------------------------------------------------------- */
 
@@ -409,8 +408,16 @@ int sld_knobs_init(void)
 		if (me->kp[i].ops != &sld_knob_ops)
 			continue;
 		k = me->kp[i].arg;
+		/* A knob wired to another knob's schema entry: a build bug. */
+		if (strcmp(me->kp[i].name, k->schema->name)) {
+			pr_err("knob %s has the schema of %s\n",
+			       me->kp[i].name, k->schema->name);
+			kfree(knob_attrs);
+			knob_attrs = NULL;
+			return -EINVAL;
+		}
 		sysfs_attr_init(&k->attr.attr);
-		k->attr.attr.name = k->name;
+		k->attr.attr.name = k->schema->name;
 		k->attr.attr.mode = 0644;
 		k->attr.show = knob_show;
 		k->attr.store = knob_store;

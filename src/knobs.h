@@ -10,9 +10,11 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
+#include "knobs_table.h"
+
 struct sld_knob {
-	const char *name;
-	size_t max_len;		/* longest accepted value, newline excluded */
+	/* name and bounds (max_len: longest value, newline excluded) */
+	const struct sld_knob_schema *schema;
 	/*
 	 * Validate and apply, all or nothing: on error return -EINVAL and
 	 * leave state unchanged. *why names what was wrong for dmesg.
@@ -33,10 +35,11 @@ extern const struct kernel_param_ops sld_knob_ops;
 /*
  * perm 0: the kernel makes no sysfs file for it; knobs.c makes one that
  * sees the written byte count, so "1\0junk" can be told from "1".
+ * The description is the schema's help line (knobs_table.h).
  */
-#define SLD_KNOB(_name, _knob, _desc)					\
+#define SLD_KNOB(_name, _knob)						\
 	module_param_cb(_name, &sld_knob_ops, &(_knob), 0);		\
-	MODULE_PARM_DESC(_name, _desc)
+	MODULE_PARM_DESC(_name, SLD_KNOB_HELP_##_name)
 
 /* Helpers for setters, all strict: no sign where none fits, no junk. */
 int sld_parse_bool(const char *val, bool *out, const char **why);

@@ -22,12 +22,10 @@
 #include "sld_compat.h"
 #include "knobs.h"
 
-static const char *const policy_names[] = {
-	[SLD_POLICY_PROTECT] = "protect",
-	[SLD_POLICY_DISABLE] = "disable",
-	[SLD_POLICY_REFUSE] = "refuse",
-	[SLD_POLICY_LOG] = "log",
-};
+/* The schema's values, indexed by enum sld_policy. */
+static_assert(SLD_POLICY_PROTECT == 0 && SLD_POLICY_DISABLE == 1 &&
+	      SLD_POLICY_REFUSE == 2 && SLD_POLICY_LOG == 3 &&
+	      SLD_POLICY_NVALUES == 4);
 
 static unsigned int on_hypervisor = SLD_POLICY_PROTECT;
 
@@ -38,13 +36,13 @@ enum sld_policy sld_policy(void)
 
 const char *sld_policy_name(enum sld_policy p)
 {
-	return p < ARRAY_SIZE(policy_names) ? policy_names[p] : "unknown";
+	return p < ARRAY_SIZE(sld_policy_values) ? sld_policy_values[p] : "unknown";
 }
 
 static int policy_set(const char *val, const char **why)
 {
 	unsigned int p;
-	int err = sld_parse_enum(val, policy_names, ARRAY_SIZE(policy_names),
+	int err = sld_parse_enum(val, sld_policy_values, ARRAY_SIZE(sld_policy_values),
 				 &p, why);
 
 	if (err)
@@ -56,7 +54,7 @@ static int policy_set(const char *val, const char **why)
 
 static int policy_show(char *buf, size_t size)
 {
-	return scnprintf(buf, size, "%s\n", policy_names[on_hypervisor]);
+	return scnprintf(buf, size, "%s\n", sld_policy_values[on_hypervisor]);
 }
 
 /* ---- applying it to a module ------------------------------------------ */
@@ -158,8 +156,7 @@ int sld_policy_changes(unsigned int ch, char *buf, size_t size)
 }
 
 static struct sld_knob knob_policy = {
-	.name = "on_hypervisor", .max_len = 8,
+	.schema = &sld_knob_schema[SLD_KN_ON_HYPERVISOR],
 	.set = policy_set, .show = policy_show,
 };
-SLD_KNOB(on_hypervisor, knob_policy,
-	 "When an unprepared hypervisor loads: protect (default), disable, refuse or log");
+SLD_KNOB(on_hypervisor, knob_policy);

@@ -22,8 +22,11 @@
 #include "knobs.h"
 #include "x86scan.h"
 
-#define REG_MAX		64
-#define REG_NAME_LEN	56	/* MODULE_NAME_LEN: 55 characters + NUL */
+/* Bounds: the knob schema (schema/knobs_table.h). */
+#define REG_MAX		SLD_MODULE_LIST_MAX
+#define REG_NAME_LEN	(SLD_MODNAME_LEN + 1)	/* MODULE_NAME_LEN */
+static_assert(REG_NAME_LEN == MODULE_NAME_LEN);
+static_assert(REG_MAX == 64);	/* list_set()'s "more than 64 entries" */
 
 struct name_set {
 	unsigned int n;
@@ -309,19 +312,14 @@ static int hv_show(char *buf, size_t size)
 	return list_show(&admin_hv, buf, size);
 }
 
-/* 64 names of 55 characters, commas and signs: about 3.6 KiB. */
-#define LIST_MAX_LEN (REG_MAX * (REG_NAME_LEN + 1))
-
 static struct sld_knob knob_safe = {
-	.name = "safe_modules", .max_len = LIST_MAX_LEN,
+	.schema = &sld_knob_schema[SLD_KN_SAFE_MODULES],
 	.set = safe_set, .show = safe_show,
 };
-SLD_KNOB(safe_modules, knob_safe,
-	 "Modules the admin declares split-lock safe: a,b replaces, +a/-a edits, - clears");
+SLD_KNOB(safe_modules, knob_safe);
 
 static struct sld_knob knob_hv = {
-	.name = "hypervisor_modules", .max_len = LIST_MAX_LEN,
+	.schema = &sld_knob_schema[SLD_KN_HYPERVISOR_MODULES],
 	.set = hv_set, .show = hv_show,
 };
-SLD_KNOB(hypervisor_modules, knob_hv,
-	 "Modules the admin declares unprepared hypervisors: a,b replaces, +a/-a edits, - clears");
+SLD_KNOB(hypervisor_modules, knob_hv);

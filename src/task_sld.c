@@ -261,8 +261,7 @@ static struct sld_task *find_current(void)
 #define CHUNK_SHIFT	7
 #define CHUNK		(1U << CHUNK_SHIFT)		/* 128 records */
 #define LOW_WATER	(CHUNK / 2)
-#define TASKS_MIN	16U
-#define TASKS_LIMIT	(1U << 18)
+#define TASKS_LIMIT	((unsigned int)SLD_TASKS_LIMIT)	/* knobs_table.h */
 #define MAX_CHUNKS	(TASKS_LIMIT / CHUNK)
 #define UID_BITS	10
 #define UID_SLOTS	(1U << UID_BITS)
@@ -1209,7 +1208,8 @@ int sld_task_counters_show(char *buf, size_t size)
 static int max_tasks_set(const char *val, const char **why)
 {
 	int v;
-	int err = sld_parse_int(val, TASKS_MIN, TASKS_LIMIT, &v, why);
+	const struct sld_knob_schema *s = &sld_knob_schema[SLD_KN_MAX_TASKS];
+	int err = sld_parse_int(val, s->min, s->max, &v, why);
 
 	if (err)
 		return err;
@@ -1226,16 +1226,16 @@ static int max_tasks_show(char *buf, size_t size)
 }
 
 static struct sld_knob knob_max_tasks = {
-	.name = "max_tasks", .max_len = 6,
+	.schema = &sld_knob_schema[SLD_KN_MAX_TASKS],
 	.set = max_tasks_set, .show = max_tasks_show,
 };
-SLD_KNOB(max_tasks, knob_max_tasks,
-	 "Most protected tasks at once, 16..262144 (default 64 per possible CPU, at least 1024)");
+SLD_KNOB(max_tasks, knob_max_tasks);
 
 static int per_uid_set(const char *val, const char **why)
 {
 	int v;
-	int err = sld_parse_int(val, 1, TASKS_LIMIT, &v, why);
+	const struct sld_knob_schema *s = &sld_knob_schema[SLD_KN_TASKS_PER_UID];
+	int err = sld_parse_int(val, s->min, s->max, &v, why);
 
 	if (!err)
 		WRITE_ONCE(per_uid_knob, v);
@@ -1248,8 +1248,7 @@ static int per_uid_show(char *buf, size_t size)
 }
 
 static struct sld_knob knob_per_uid = {
-	.name = "tasks_per_uid", .max_len = 6,
+	.schema = &sld_knob_schema[SLD_KN_TASKS_PER_UID],
 	.set = per_uid_set, .show = per_uid_show,
 };
-SLD_KNOB(tasks_per_uid, knob_per_uid,
-	 "Most exempt tasks of one non-root uid protected at once, 1..262144 (default half of max_tasks' default)");
+SLD_KNOB(tasks_per_uid, knob_per_uid);

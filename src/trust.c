@@ -25,11 +25,9 @@
 #include "knobs.h"
 #include "trust.h"
 
-static const char *const trust_names[] = {
-	[SLD_TRUST_Y] = "Y",
-	[SLD_TRUST_SIGNED] = "signed",
-	[SLD_TRUST_N] = "N",
-};
+/* The schema's values, indexed by enum sld_trust. */
+static_assert(SLD_TRUST_Y == 0 && SLD_TRUST_SIGNED == 1 && SLD_TRUST_N == 2 &&
+	      SLD_TRUST_NVALUES == 3);
 
 static unsigned int trust_sld_safe = SLD_TRUST_Y;
 
@@ -106,7 +104,7 @@ int sld_claim_reason(enum sld_claim c, enum sld_reason r, char *buf,
 static int trust_set(const char *val, const char **why)
 {
 	unsigned int t;
-	int err = sld_parse_enum(val, trust_names, ARRAY_SIZE(trust_names),
+	int err = sld_parse_enum(val, sld_trust_values, ARRAY_SIZE(sld_trust_values),
 				 &t, why);
 
 	if (err) {
@@ -120,12 +118,11 @@ static int trust_set(const char *val, const char **why)
 
 static int trust_show(char *buf, size_t size)
 {
-	return scnprintf(buf, size, "%s\n", trust_names[trust_sld_safe]);
+	return scnprintf(buf, size, "%s\n", sld_trust_values[trust_sld_safe]);
 }
 
 static struct sld_knob knob_trust = {
-	.name = "trust_sld_safe", .max_len = 6,
+	.schema = &sld_knob_schema[SLD_KN_TRUST_SLD_SAFE],
 	.set = trust_set, .show = trust_show,
 };
-SLD_KNOB(trust_sld_safe, knob_trust,
-	 "Honour MODULE_INFO(sld_safe, \"Y\"): Y always (default), signed only from a module whose signature the kernel verified, N never");
+SLD_KNOB(trust_sld_safe, knob_trust);

@@ -55,6 +55,15 @@ bool sld_known_hypervisor(const char *name, const char **why)
 	return false;
 }
 
+const char *sld_known_hypervisor_at(unsigned int i, const char **why)
+{
+	if (i >= sizeof(known_hv) / sizeof(known_hv[0]))
+		return NULL;
+	if (why)
+		*why = known_hv[i].why;
+	return known_hv[i].name;
+}
+
 /*
  * "Hypervisor text" means instructions only a VMM executes. VMCALL,
  * VMFUNC and VMMCALL are executed by guests (KVM/Hyper-V/Xen paravirt

@@ -206,6 +206,8 @@ const char *sld_reason_name(enum sld_reason r);		/* "vmx-text" ... */
  * with '-' and '_' equal. Returns true and a short why if listed.
  */
 bool sld_known_hypervisor(const char *name, const char **why);
+/* Entry i of that table (its name, and why in *why), or NULL past the end. */
+const char *sld_known_hypervisor_at(unsigned int i, const char **why);
 
 /* ---- task-name patterns (glob.c) -------------------------------------- */
 

@@ -4,15 +4,15 @@
 # (test_sldctl_run). Included by tests/unit/Makefile.
 ADMIN_SRC := $(addprefix $(TOP)/tools/sldctl/,cli.c knob.c util.c config.c \
 	conf_edit.c host.c modchange.c) $(TOP)/src/x86scan/glob.c
-ADMIN_HDRS := $(wildcard $(TOP)/tools/sldctl/*.h)
+ADMIN_HDRS := $(wildcard $(TOP)/tools/sldctl/*.h) $(SCHEMA_HDR)
 JSONC_CFLAGS := $(shell pkg-config --cflags json-c)
 JSONC_LIBS := $(shell pkg-config --libs json-c)
 
 UNIT_TESTS += $(B)/test_sldctl_admin $(B)/test_sldctl_run
 
-$(B)/test_sldctl_admin: test_sldctl_admin.c $(ADMIN_SRC) $(ADMIN_HDRS)
+$(B)/test_sldctl_admin: test_sldctl_admin.c $(ADMIN_SRC) $(SCHEMA_SRC) $(ADMIN_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ test_sldctl_admin.c $(ADMIN_SRC) $(LDFLAGS) -lcmocka
+	$(CC) $(CFLAGS) -o $@ test_sldctl_admin.c $(ADMIN_SRC) $(SCHEMA_SRC) $(LDFLAGS) -lcmocka
 
 # Runs the sanitizer build of the real binary on the test modules.
 $(B)/test_sldctl_run: test_sldctl_run.c run_util.h $(SLDCTL_DATA_FILES) sldctl-san-bin

@@ -200,7 +200,7 @@ static void test_lists(void **state)
 	assert_int_equal(list_parse("a,b", &cur, why, sizeof(why)), 0);
 	assert_int_equal(cur.n, 2);
 
-	assert_int_equal(list_plan(&cur, true, add, 3, &after, &edit, &skipped,
+	assert_int_equal(list_plan(&cur, KNOB_LIST_MAX, true, add, 3, &after, &edit, &skipped,
 				   why, sizeof(why)), 0);
 	assert_int_equal(skipped, 2);
 	assert_string_equal(edit, "+c-d");
@@ -211,7 +211,7 @@ static void test_lists(void **state)
 	list_free(&cur);
 
 	/* Module names compare with '-' == '_'. */
-	assert_int_equal(list_plan(&after, false, rm, 1, &cur, &edit, &skipped,
+	assert_int_equal(list_plan(&after, KNOB_LIST_MAX, false, rm, 1, &cur, &edit, &skipped,
 				   why, sizeof(why)), 0);
 	assert_string_equal(edit, "-c_d");
 	free(edit);
@@ -220,15 +220,15 @@ static void test_lists(void **state)
 	free(s);
 	list_free(&cur);
 
-	assert_int_equal(list_plan(&after, false, missing, 1, &cur, &edit, &skipped,
+	assert_int_equal(list_plan(&after, KNOB_LIST_MAX, false, missing, 1, &cur, &edit, &skipped,
 				   why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "not listed"));
 	assert_null(edit);
-	assert_int_equal(list_plan(&after, true, dup, 2, &cur, &edit, &skipped,
+	assert_int_equal(list_plan(&after, KNOB_LIST_MAX, true, dup, 2, &cur, &edit, &skipped,
 				   why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "given twice"));
 	/* Adding what is there changes nothing. */
-	assert_int_equal(list_plan(&after, true, add, 1, &cur, &edit, &skipped,
+	assert_int_equal(list_plan(&after, KNOB_LIST_MAX, true, add, 1, &cur, &edit, &skipped,
 				   why, sizeof(why)), 0);
 	assert_null(edit);
 	list_free(&cur);
@@ -246,7 +246,7 @@ static void test_list_full(void **state)
 	for (i = 0; i < KNOB_LIST_MAX; i++)
 		sprintf(text + strlen(text), "%s%d", i ? "," : "", i);
 	assert_int_equal(list_parse(text, &cur, why, sizeof(why)), 0);
-	assert_int_equal(list_plan(&cur, true, one, 1, &after, &edit, &skipped,
+	assert_int_equal(list_plan(&cur, KNOB_LIST_MAX, true, one, 1, &after, &edit, &skipped,
 				   why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "full"));
 	list_free(&cur);

@@ -91,6 +91,13 @@ run "$SLDCTL" scan "$WEIRD"
 expect_grep "$T/out" 'we"ird\x5c\x01' "human output escapes control bytes"
 if [ "$(wc -l < "$T/out")" -eq 4 ]; then ok "newline in name does not split lines"; else not_ok "newline in name split the line"; fi
 
+# ---- registry list: the verdict's built-in table ---------------------------------
+mkdir -p "$T/root"
+run env SLDCTL_ROOT="$T/root" SLDCTL_CONFIG="$T/root/none.conf" "$SLDCTL" registry list
+expect_rc 0 "registry list without the module"
+expect_grep "$T/out" "built-in hypervisor: vmmon (VMware vmmon" "registry list: built-in vmmon"
+expect_grep "$T/out" "built-in hypervisor: vboxdrv (VirtualBox vboxdrv" "registry list: built-in vboxdrv"
+
 # ---- broken input ---------------------------------------------------------------
 printf 'hello, world\n' > "$T/text.ko"
 : > "$T/empty.ko"

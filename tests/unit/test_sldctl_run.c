@@ -204,7 +204,7 @@ static const struct bad exempt_add_bad[] = {
 	{ { "--path", "/usr//bin/game" }, "empty component" },
 	{ { "--path", "/usr/bin/missing" }, "No such file or directory" },
 	{ { "--path", "/usr/bin" }, "is not a regular file" },
-	{ { "--path", "@HUGEPATH@" }, "longer than 4095" },
+	{ { "--path", "@HUGEPATH@" }, "longer than 255" },
 	{ { "--path", "/usr/bin/g\xffme" }, "byte 0xff" },
 	{ { "--cgroup", "/" }, "the root cgroup '/' would exempt every task" },
 	{ { "--cgroup", "sld.slice" }, "cgroup path must be absolute" },
@@ -240,7 +240,7 @@ static const struct bad policy_get_bad[] = {
 	{ { "VERBOSE" }, "unknown policy knob 'VERBOSE'" },
 	{ { "verbose", "verbose" }, "'verbose' given twice" },
 	{ { "-1" }, "unknown option '-1'" },
-	{ { "a", "b", "c", "d", "e", "f" }, "unexpected argument 'f'" },
+	{ { "a", "b", "c", "d", "e", "f", "g", "h" }, "unexpected argument 'h'" },
 	{ { "%s" }, "unknown policy knob '%s'" },
 };
 
@@ -260,6 +260,9 @@ static const struct bad policy_set_bad[] = {
 	{ { "verbose", "1.5" }, "'1.5' is not a level" },
 	{ { "verbose", "0x1" }, "'0x1' is not a level" },
 	{ { "enabled", "yes" }, "'yes' is not Y or N" },
+	{ { "max_tasks", "15" }, "'15' is not a number 16-262144" },
+	{ { "max_tasks", "262145" }, "'262145' is not a number 16-262144" },
+	{ { "tasks_per_uid", "0" }, "'0' is not a number 1-262144" },
 	{ { "enabled", "2" }, "'2' is not Y or N" },
 	{ { "frob", "1" }, "unknown policy knob 'frob'" },
 	{ { "safe_modules", "x" }, "unknown policy knob 'safe_modules'" },

@@ -168,6 +168,23 @@ static void test_known(void **state)
 	assert_false(sld_known_hypervisor(NULL, NULL));
 }
 
+/* sldctl's registry list walks the table: every entry, then NULL. */
+static void test_known_walk(void **state)
+{
+	const char *name, *why, *w2;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; (name = sld_known_hypervisor_at(i, &why)); i++) {
+		assert_true(sld_known_hypervisor(name, &w2));
+		assert_string_equal(why, w2);
+	}
+	assert_int_equal(i, 2);
+	assert_string_equal(sld_known_hypervisor_at(0, NULL), "vmmon");
+	assert_string_equal(sld_known_hypervisor_at(1, NULL), "vboxdrv");
+	assert_null(sld_known_hypervisor_at(2, NULL));
+}
+
 static void test_known_dash(void **state)
 {
 	(void)state;
@@ -207,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_verdict_priority),
 		cmocka_unit_test(test_verdict_guest_insns),
 		cmocka_unit_test(test_known),
+		cmocka_unit_test(test_known_walk),
 		cmocka_unit_test(test_known_dash),
 		cmocka_unit_test(test_names),
 	};

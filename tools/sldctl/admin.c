@@ -233,9 +233,9 @@ static void report(struct admin *a, const char *knob, const char *full,
 
 static bool is_list(const char *knob)
 {
-	const struct knob_def *d = knob_find(knob);
+	const struct sld_knob_schema *d = knob_find(knob);
 
-	return d && d->kind == KNOB_LIST;
+	return d && knob_is_list(d);
 }
 
 int admin_apply(struct admin *a, const char *knob, const char *value,
@@ -275,7 +275,7 @@ int admin_apply(struct admin *a, const char *knob, const char *value,
 	return SLDCTL_EXIT_OK;
 }
 
-int admin_check_names(const struct admin *a, const struct knob_def *d,
+int admin_check_names(const struct admin *a, const struct sld_knob_schema *d,
 		      char **names, int nnames, bool add)
 {
 	char why[PATH_MAX + KNOB_WHY_MAX], *buf;
@@ -285,20 +285,20 @@ int admin_check_names(const struct admin *a, const struct knob_def *d,
 		buf = strdup(names[i]);
 		if (!buf)
 			return SLDCTL_EXIT_ERROR;
-		r = d->check(buf, why, sizeof(why));
+		r = knob_check_value(d, buf, why, sizeof(why));
 		if (!r && add)
 			r = knob_check_exists(d, buf, why, sizeof(why));
 		free(buf);
 		if (!r)
 			continue;
 		fprintf(stderr, "sldctl %s: bad %s '%s': %s\n", a->cli->cmd,
-			d->what, sldctl_q(names[i]), why);
+			knob_entry_what(d), sldctl_q(names[i]), why);
 		rc = SLDCTL_EXIT_ERROR;
 	}
 	return rc;
 }
 
-int admin_list_plan(struct admin *a, const struct knob_def *d, bool add,
+int admin_list_plan(struct admin *a, const struct sld_knob_schema *d, bool add,
 		    char **names, int nnames, struct list_change *ch)
 {
 	struct name_list cur, after;
@@ -317,8 +317,8 @@ int admin_list_plan(struct admin *a, const struct knob_def *d, bool add,
 	r = list_parse(val ? val : "", &cur, why, sizeof(why));
 	free(val);
 	if (!r)
-		r = list_plan(&cur, add, names, nnames, &after, &edit, &ch->skipped,
-			      why, sizeof(why));
+		r = list_plan(&cur, d->max_entries, add, names, nnames, &after,
+			      &edit, &ch->skipped, why, sizeof(why));
 	list_free(&cur);
 	if (r) {
 		fprintf(stderr, "sldctl %s: %s: %s\n", a->cli->cmd, d->name, why);

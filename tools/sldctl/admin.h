@@ -61,7 +61,7 @@ int admin_apply(struct admin *a, const char *knob, const char *value,
 
 /* One planned list change: what to write, the whole new list. */
 struct list_change {
-	const struct knob_def *d;
+	const struct sld_knob_schema *d;
 	char *write;		/* NULL: the module already has it */
 	char *full;
 	int skipped;
@@ -72,14 +72,14 @@ struct list_change {
  * command is planned before any is applied, so bad input changes nothing.
  * Returns an exit code; on error nothing is allocated.
  */
-int admin_list_plan(struct admin *a, const struct knob_def *d, bool add,
+int admin_list_plan(struct admin *a, const struct sld_knob_schema *d, bool add,
 		    char **names, int nnames, struct list_change *ch);
 /* Apply planned changes in order and free them; returns an exit code. */
 int admin_changes_apply(struct admin *a, struct list_change *ch, int n);
 void admin_changes_free(struct list_change *ch, int n);
 
 /* Check every name with d's check (and existence on add); prints errors. */
-int admin_check_names(const struct admin *a, const struct knob_def *d,
+int admin_check_names(const struct admin *a, const struct sld_knob_schema *d,
 		      char **names, int nnames, bool add);
 
 /* A "list" action: [--json] and no operands; show() prints either way. */

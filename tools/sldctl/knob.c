@@ -18,35 +18,37 @@
 #include "util.h"
 #include "x86scan.h"
 
-#define MODNAME_MAX	55
-#define COMM_MAX	15	/* TASK_COMM_LEN - 1 */
-#define COMM_PATTERN_LEN 31	/* as src/exempt.c */
-#define KPATH_MAX	4095
+/* Bounds: the schema shared with the module (src/schema/knobs_table.h). */
+#define MODNAME_MAX	SLD_MODNAME_LEN
+#define COMM_MAX	SLD_COMM_LEN
+#define KPATH_MAX	SLD_PATH_LEN
+#define COMM_PATTERN_LEN SLD_COMM_PATTERN_LEN
 
-static const struct knob_def knobs[] = {
-	{ "enabled", KNOB_SCALAR, "Y or N", knob_check_bool, false },
-	{ "verbose", KNOB_SCALAR, "level 0-3", knob_check_verbose, false },
-	{ "on_hypervisor", KNOB_SCALAR, "protect, disable, refuse or log",
-	  knob_check_policy, false },
-	{ "exempt_proactive", KNOB_SCALAR, "Y or N", knob_check_bool, false },
-	{ "trust_sld_safe", KNOB_SCALAR, "Y, signed or N", knob_check_trust,
-	  false },
-	{ "safe_modules", KNOB_LIST, "module name", knob_check_module, false },
-	{ "hypervisor_modules", KNOB_LIST, "module name", knob_check_module,
-	  false },
-	{ "exempt_comm", KNOB_LIST, "task name", knob_check_comm, false },
-	{ "exempt_path", KNOB_LIST, "absolute path", knob_check_path, true },
-	{ "exempt_cgroup", KNOB_LIST, "cgroup path", knob_check_cgroup, true },
-};
-
-const struct knob_def *knob_find(const char *name)
+const struct sld_knob_schema *knob_find(const char *name)
 {
-	size_t i;
+	return sld_knob_schema_find(name);
+}
 
-	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
-		if (!strcmp(knobs[i].name, name))
-			return &knobs[i];
-	return NULL;
+bool knob_is_list(const struct sld_knob_schema *d)
+{
+	return d->type == SLD_KT_LIST;
+}
+
+const char *knob_entry_what(const struct sld_knob_schema *d)
+{
+	switch (d->entry) {
+	case SLD_KE_MODULE:
+		return "module name";
+	case SLD_KE_COMM:
+		return "task name";
+	case SLD_KE_PATH:
+		return "absolute path";
+	case SLD_KE_CGROUP:
+		return "cgroup path";
+	case SLD_KE_NONE:
+		break;
+	}
+	return "value";
 }
 
 static int why_set(char *why, size_t n, const char *fmt, ...)
@@ -167,14 +169,14 @@ int knob_check_cgroup(char *v, char *why, size_t n)
 	return check_abs(v, "cgroup path", why, n);
 }
 
-int knob_check_exists(const struct knob_def *d, const char *v, char *why,
-		      size_t n)
+int knob_check_exists(const struct sld_knob_schema *d, const char *v,
+		      char *why, size_t n)
 {
 	char path[PATH_MAX + 64];
-	bool dir = d->check == knob_check_cgroup;
+	bool dir = d->entry == SLD_KE_CGROUP;
 	struct stat st;
 
-	if (!d->must_exist)
+	if (d->entry != SLD_KE_PATH && !dir)
 		return 0;
 	if (sldctl_path(path, sizeof(path), "%s%s", dir ? CGROUP_DIR : "", v))
 		return why_set(why, n, "path too long");
@@ -200,31 +202,89 @@ int knob_check_bool(char *v, char *why, size_t n)
 	return why_set(why, n, "'%s' is not Y or N (also y/n, 1/0)", sldctl_q(v));
 }
 
+/* Decimal, no sign, no leading zero, within [min, max] as the module takes it. */
+static int check_int(const struct sld_knob_schema *d, const char *what,
+		     const char *v, char *why, size_t n)
+{
+	long long x = 0;
+	size_t i;
+
+	for (i = 0; v[i]; i++) {
+		if (v[i] < '0' || v[i] > '9' || i >= 10 || (i == 1 && v[0] == '0'))
+			break;
+		x = x * 10 + (v[i] - '0');
+	}
+	if (!i || v[i] || x < d->min || x > d->max)
+		return why_set(why, n, "'%s' is not %s %d-%d", sldctl_q(v), what,
+			       d->min, d->max);
+	return 0;
+}
+
+static int check_enum(const struct sld_knob_schema *d, const char *v,
+		      char *why, size_t n)
+{
+	char list[128] = "";
+	unsigned int i;
+
+	for (i = 0; i < d->nvalues; i++)
+		if (!strcmp(v, d->values[i]))
+			return 0;
+	for (i = 0; i < d->nvalues; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			 i ? (i + 1 == d->nvalues ? " or " : ", ") : "", d->values[i]);
+	return why_set(why, n, "'%s' is not %s", sldctl_q(v), list);
+}
+
+static int check_entry(const struct sld_knob_schema *d, char *v, char *why,
+		       size_t n)
+{
+	switch (d->entry) {
+	case SLD_KE_MODULE:
+		return knob_check_module(v, why, n);
+	case SLD_KE_COMM:
+		return knob_check_comm(v, why, n);
+	case SLD_KE_PATH:
+		return knob_check_path(v, why, n);
+	case SLD_KE_CGROUP:
+		return knob_check_cgroup(v, why, n);
+	case SLD_KE_NONE:
+		break;
+	}
+	return why_set(why, n, "%s is not a list", d->name);
+}
+
+int knob_check_value(const struct sld_knob_schema *d, char *v, char *why,
+		     size_t n)
+{
+	switch (d->type) {
+	case SLD_KT_BOOL:
+		return knob_check_bool(v, why, n);
+	case SLD_KT_INT:
+		if (d == &sld_knob_schema[SLD_KN_VERBOSE])
+			return knob_check_verbose(v, why, n);
+		return check_int(d, "a number", v, why, n);
+	case SLD_KT_ENUM:
+		return check_enum(d, v, why, n);
+	case SLD_KT_LIST:
+		return check_entry(d, v, why, n);
+	}
+	return why_set(why, n, "unknown knob type");
+}
+
 int knob_check_verbose(char *v, char *why, size_t n)
 {
-	if (v[0] >= '0' && v[0] <= '3' && !v[1])
-		return 0;
-	return why_set(why, n, "'%s' is not a level 0, 1, 2 or 3", sldctl_q(v));
+	return check_int(&sld_knob_schema[SLD_KN_VERBOSE], "a level", v, why, n);
 }
 
 int knob_check_policy(char *v, char *why, size_t n)
 {
-	static const char *const p[] = { "protect", "disable", "refuse", "log" };
-	size_t i;
-
-	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++)
-		if (!strcmp(v, p[i]))
-			return 0;
-	return why_set(why, n, "'%s' is not protect, disable, refuse or log",
-		       sldctl_q(v));
+	return check_enum(&sld_knob_schema[SLD_KN_ON_HYPERVISOR], v, why, n);
 }
 
 /* trust_sld_safe: exactly as the module spells it (no y/1 forms). */
 int knob_check_trust(char *v, char *why, size_t n)
 {
-	if (!strcmp(v, "Y") || !strcmp(v, "signed") || !strcmp(v, "N"))
-		return 0;
-	return why_set(why, n, "'%s' is not Y, signed or N", sldctl_q(v));
+	return check_enum(&sld_knob_schema[SLD_KN_TRUST_SLD_SAFE], v, why, n);
 }
 
 /* ---- lists ------------------------------------------------------------ */
@@ -330,8 +390,9 @@ static int edit_add(char **edit, bool add, const char *name)
 	return 0;
 }
 
-static int plan_one(struct name_list *after, bool add, const char *name,
-		    char **edit, int *skipped, char *why, size_t n)
+static int plan_one(struct name_list *after, unsigned int max, bool add,
+		    const char *name, char **edit, int *skipped, char *why,
+		    size_t n)
 {
 	int at = list_find(after, name);
 
@@ -341,8 +402,9 @@ static int plan_one(struct name_list *after, bool add, const char *name,
 	}
 	if (!add && at < 0)
 		return why_set(why, n, "'%s' is not listed", sldctl_q(name));
-	if (add && after->n >= KNOB_LIST_MAX)
-		return why_set(why, n, "the list is full (%d entries)", KNOB_LIST_MAX);
+	if (add && (after->n >= (int)max || after->n >= KNOB_LIST_MAX))
+		return why_set(why, n, "the list is full (%d entries; sld_compat takes %u)",
+			       after->n, max);
 	if (edit_add(edit, add, name))
 		return why_set(why, n, "out of memory");
 	if (add) {
@@ -359,8 +421,8 @@ static int plan_one(struct name_list *after, bool add, const char *name,
 	return 0;
 }
 
-int list_plan(const struct name_list *cur, bool add, char **names, int nnames,
-	      struct name_list *after, char **edit, int *skipped,
+int list_plan(const struct name_list *cur, unsigned int max, bool add,
+	      char **names, int nnames, struct name_list *after, char **edit, int *skipped,
 	      char *why, size_t n)
 {
 	int i, j;
@@ -375,7 +437,7 @@ int list_plan(const struct name_list *cur, bool add, char **names, int nnames,
 	if (list_copy(after, cur))
 		return why_set(why, n, "out of memory");
 	for (i = 0; i < nnames; i++) {
-		if (plan_one(after, add, names[i], edit, skipped, why, n)) {
+		if (plan_one(after, max, add, names[i], edit, skipped, why, n)) {
 			list_free(after);
 			free(*edit);
 			*edit = NULL;

@@ -16,24 +16,30 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "knobs_table.h"
+
 #define KNOB_WHY_MAX	160
-#define KNOB_LIST_MAX	64	/* entries a list knob holds at most */
+#define KNOB_LIST_MAX	SLD_LIST_MAX_ANY	/* room of a name_list */
 #define PARAMS_DIR	"/sys/module/sld_compat/parameters"
 #define STATUS_DIR	"/sys/kernel/sld_compat"
 #define CGROUP_DIR	"/sys/fs/cgroup"
 
-enum knob_kind { KNOB_SCALAR, KNOB_LIST };
+/*
+ * A knob is its entry in the schema shared with the module
+ * (src/schema/knobs_table.h): name, type, bounds, help.
+ */
+const struct sld_knob_schema *knob_find(const char *name);
+bool knob_is_list(const struct sld_knob_schema *d);
+/* A list entry as a person names it: "module name", "absolute path", ... */
+const char *knob_entry_what(const struct sld_knob_schema *d);
 
-struct knob_def {
-	const char *name;
-	enum knob_kind kind;
-	const char *what;	/* "module name", "absolute path", ... */
-	/* 0, or -1 with a reason in why; may rewrite v (normalised) */
-	int (*check)(char *v, char *why, size_t n);
-	bool must_exist;	/* list entries: the file/dir must exist */
-};
-
-const struct knob_def *knob_find(const char *name);
+/*
+ * The validator: a scalar's value, or one entry of a list, exactly
+ * within the schema's bounds. 0, or -1 with a reason in why; may
+ * rewrite v (normalised: bool -> "Y"/"N").
+ */
+int knob_check_value(const struct sld_knob_schema *d, char *v, char *why,
+		     size_t n);
 
 /* Checks of one value; 0 or -1 with a reason in why. */
 int knob_check_module(char *v, char *why, size_t n);
@@ -44,9 +50,9 @@ int knob_check_bool(char *v, char *why, size_t n);	/* -> "Y"/"N" */
 int knob_check_verbose(char *v, char *why, size_t n);
 int knob_check_policy(char *v, char *why, size_t n);
 int knob_check_trust(char *v, char *why, size_t n);
-/* The path/cgroup exists (regular file / directory) under the root. */
-int knob_check_exists(const struct knob_def *d, const char *v, char *why,
-		      size_t n);
+/* exempt_path/exempt_cgroup: the file/dir exists under the root. */
+int knob_check_exists(const struct sld_knob_schema *d, const char *v,
+		      char *why, size_t n);
 
 struct name_list {
 	char *v[KNOB_LIST_MAX + 1];
@@ -64,11 +70,13 @@ char *list_join(const struct name_list *l);
 /*
  * Plan adding (add=true) or removing names: names already listed are
  * skipped on add (*skipped counts them), a name not listed is an error on
- * remove, a name given twice is an error. On success *edit is the
+ * remove, a name given twice is an error, more than max entries (the
+ * knob's max_entries) an error. On success *edit is the
  * module's edit string ("+a,+b", "-c") or NULL when nothing changes, and
  * after is the resulting list. -1 with why on error; nothing allocated.
  */
-int list_plan(const struct name_list *cur, bool add, char **names, int nnames,
+int list_plan(const struct name_list *cur, unsigned int max, bool add,
+	      char **names, int nnames,
 	      struct name_list *after, char **edit, int *skipped,
 	      char *why, size_t n);
 

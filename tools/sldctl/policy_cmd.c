@@ -5,8 +5,9 @@
  *   policy get [--json] [KNOB...]       (default: all of them)
  *   policy set [--persist] [--config FILE] [KNOB] VALUE
  *
- * KNOB is on_hypervisor (the default), enabled, verbose,
- * exempt_proactive or trust_sld_safe. Exit: 0 done, 1 the module refused the value,
+ * KNOB is on_hypervisor (the default) or another scalar knob of the
+ * schema (src/schema/knobs_table.h): enabled, verbose, exempt_proactive,
+ * trust_sld_safe, max_tasks, tasks_per_uid. Exit: 0 done, 1 the module refused the value,
  * 2 bad input, not root, not loaded without --persist, unknown knob.
  */
 #include <stdio.h>
@@ -17,21 +18,21 @@
 #include "sldctl.h"
 #include "util.h"
 
-static const char *const scalars[] = {
-	"on_hypervisor", "enabled", "verbose", "exempt_proactive",
-	"trust_sld_safe",
-};
+/* The scalars come first in the schema, in the order they are shown. */
+#define NSCALARS	SLD_KN_NSCALARS
 
-#define NSCALARS	(sizeof(scalars) / sizeof(scalars[0]))
-
-static const struct knob_def *scalar(const struct cli *c, const char *name)
+static const struct sld_knob_schema *scalar(const struct cli *c, const char *name)
 {
-	const struct knob_def *d = knob_find(name);
+	const struct sld_knob_schema *d = knob_find(name);
+	size_t i;
 
-	if (d && d->kind == KNOB_SCALAR)
+	if (d && !knob_is_list(d))
 		return d;
-	fprintf(stderr, "sldctl %s: unknown policy knob '%s' (one of: on_hypervisor, enabled, verbose, exempt_proactive, trust_sld_safe)\n",
-		c->cmd, sldctl_q(name));
+	fprintf(stderr, "sldctl %s: unknown policy knob '%s' (one of:", c->cmd,
+		sldctl_q(name));
+	for (i = 0; i < NSCALARS; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", sld_knob_schema[i].name);
+	fprintf(stderr, ")\n");
 	return NULL;
 }
 
@@ -74,7 +75,7 @@ static int policy_get(int argc, char **argv)
 		json_field_str(&a.j, "source", a.loaded ? "module" : "configuration");
 	}
 	for (i = 0; !c.nargs && i < NSCALARS; i++)
-		show(&a, scalars[i]);
+		show(&a, sld_knob_schema[i].name);
 	for (k = 0; k < c.nargs; k++)
 		show(&a, c.args[k]);
 	return admin_end(&a, SLDCTL_EXIT_OK);
@@ -86,7 +87,7 @@ static int policy_set(int argc, char **argv)
 	struct cli c = { .cmd = "policy set", .opts = opts, .min_args = 1, .max_args = 2,
 			 .usage = "[--persist] [--config FILE] [--json] [KNOB] VALUE" };
 	char val[64], why[KNOB_WHY_MAX];
-	const struct knob_def *d;
+	const struct sld_knob_schema *d;
 	const char *value;
 	struct admin a;
 	int rc;
@@ -100,7 +101,7 @@ static int policy_set(int argc, char **argv)
 		snprintf(why, sizeof(why), "value too long");
 	} else {
 		strcpy(val, value);
-		if (!d->check(val, why, sizeof(why)))
+		if (!knob_check_value(d, val, why, sizeof(why)))
 			goto good;
 	}
 	fprintf(stderr, "sldctl %s: bad value for %s: %s\n", c.cmd, d->name, why);

@@ -22,12 +22,10 @@
 
 #define SEEN_FILE	"/proc/sld_compat_modules"
 
-static const char *const builtin_candidates[] = { "vmmon", "vboxdrv" };
-
 static void list_human(struct admin *a)
 {
 	const char *knobs[] = { "safe_modules", "hypervisor_modules" };
-	const char *src, *why;
+	const char *src, *why, *name;
 	char path[4096], *v, *seen;
 	size_t i;
 
@@ -36,9 +34,9 @@ static void list_human(struct admin *a)
 		printf("%s: %s (%s)\n", knobs[i], v ? v : "-", src);
 		free(v);
 	}
-	for (i = 0; i < 2; i++)
-		if (sld_known_hypervisor(builtin_candidates[i], &why))
-			printf("built-in hypervisor: %s (%s)\n", builtin_candidates[i], why);
+	/* The verdict's own table (x86scan/verdict.c), shared with the module. */
+	for (i = 0; (name = sld_known_hypervisor_at(i, &why)); i++)
+		printf("built-in hypervisor: %s (%s)\n", name, why);
 	printf("built-in safe: kvm_intel (when the kernel has handle_guest_split_lock)\n");
 	if (sldctl_path(path, sizeof(path), SEEN_FILE) || sldctl_read_value(path, &seen)) {
 		printf("seen: (%s)\n", a->loaded ? "no " SEEN_FILE : "sld_compat not loaded");
@@ -53,7 +51,7 @@ static void list_human(struct admin *a)
 static void list_json(struct admin *a)
 {
 	const char *knobs[] = { "safe_modules", "hypervisor_modules" };
-	const char *src = NULL, *why;
+	const char *src = NULL, *why, *name;
 	char *v;
 	size_t i;
 
@@ -67,11 +65,9 @@ static void list_json(struct admin *a)
 	json_field_str(&a->j, "source", src);
 	json_key(&a->j, "builtin");
 	json_begin_array(&a->j);
-	for (i = 0; i < 2; i++) {
-		if (!sld_known_hypervisor(builtin_candidates[i], &why))
-			continue;
+	for (i = 0; (name = sld_known_hypervisor_at(i, &why)); i++) {
 		json_begin_object_flat(&a->j);
-		json_field_str(&a->j, "name", builtin_candidates[i]);
+		json_field_str(&a->j, "name", name);
 		json_field_str(&a->j, "verdict", "hypervisor");
 		json_field_str(&a->j, "why", why);
 		json_end_object(&a->j);
@@ -131,7 +127,7 @@ static int registry_add(int argc, char **argv)
 	struct cli c = { .cmd = "registry add", .opts = opts, .min_args = 1,
 			 .max_args = KNOB_LIST_MAX,
 			 .usage = "--safe|--hypervisor [--persist] [--config FILE] [--json] NAME..." };
-	const struct knob_def *d;
+	const struct sld_knob_schema *d;
 	struct list_change ch;
 	bool safe, hv;
 	struct admin a;

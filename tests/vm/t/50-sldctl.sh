@@ -140,14 +140,47 @@ is "$(cat $P/exempt_comm)" vmtest "exempt remove --comm"
 sx exempt add --path relative/bin
 is "$rc" 2 "exempt add --path with a relative path exits 2"
 like "$(cat $E)" "must be absolute" "exempt add --path: says why"
-# 33 names: sldctl accepts them, the module (32 at most) refuses with EINVAL.
-many=; for i in $(seq 1 33); do many="$many --comm n$i"; done
-mark_dmesg
+# The bounds are one table in both: 32 names fit, the 33rd is refused by
+# sldctl itself, as the module refuses it.
+many=; for i in $(seq 1 31); do many="$many --comm n$i"; done
 sx exempt add $many
-is "$rc" 1 "exempt add of 33 names: the module refuses (exit 1)"
-like "$(cat $E)" "sld_compat refused .* for exempt_comm \\(EINVAL; dmesg says why\\)" "exempt add: EINVAL explained"
-is "$(cat $P/exempt_comm)" vmtest "exempt add: refused list changed nothing"
+is "$rc" 0 "exempt add up to 32 names: sldctl and the module take them"
+is "$(cat $P/exempt_comm | tr ',' '\n' | wc -l)" 32 "exempt add: knob exempt_comm holds 32 names"
+sx exempt add --comm n32
+is "$rc" 2 "exempt add of a 33rd name: sldctl refuses (exit 2)"
+like "$(cat $E)" "exempt_comm: the list is full \\(32 entries; sld_compat takes 32\\)" "exempt add: says the list is full"
+knob_rejects exempt_comm "+n32"
 expect_dmesg "exempt_comm: rejected"
+sx exempt remove $many
+is "$(cat $P/exempt_comm)" vmtest "exempt remove of 31 names"
+# Paths: 255 bytes are taken by both, 256 by neither.
+long=/tmp/$(printf '%0250d' 0)
+: > $long
+sx exempt add --path $long
+is "$rc" 0 "exempt add --path of 255 bytes: sldctl and the module take it"
+is "$(cat $P/exempt_path)" "$long" "exempt add --path: 255-byte path in exempt_path"
+sx exempt remove --path $long
+: > ${long}1
+sx exempt add --path ${long}1
+is "$rc" 2 "exempt add --path of 256 bytes: sldctl refuses (exit 2)"
+like "$(cat $E)" "path longer than 255 characters" "exempt add --path: says the path is too long"
+knob_rejects exempt_path "${long}1"
+expect_dmesg "exempt_path: rejected"
+rm -f $long ${long}1
+# The task-engine knobs, known to sldctl from the same table.
+mt=$(cat $P/max_tasks)
+sx policy get max_tasks tasks_per_uid
+like "$out" "^max_tasks: $mt \\(module\\)$" "policy get max_tasks"
+like "$out" "^tasks_per_uid: $(cat $P/tasks_per_uid) \\(module\\)$" "policy get tasks_per_uid"
+sx policy set max_tasks 262144
+is "$(cat $P/max_tasks)" 262144 "policy set max_tasks at its upper bound"
+sx policy set max_tasks 262145
+is "$rc" 2 "policy set max_tasks past its bound: sldctl refuses (exit 2)"
+is "$(cat $P/max_tasks)" 262144 "policy set max_tasks: refused value changed nothing"
+sx policy set max_tasks $mt
+is "$(cat $P/max_tasks)" "$mt" "policy set max_tasks back"
+sx policy set tasks_per_uid 0
+is "$rc" 2 "policy set tasks_per_uid 0: sldctl refuses (exit 2)"
 sx exempt add --path /tests/bin/sldtest
 is "$(cat $P/exempt_path)" /tests/bin/sldtest "exempt add --path: knob exempt_path"
 sx exempt remove --path /tests/bin/sldtest

@@ -1,0 +1,15 @@
+# The knob schema shared by the module and sldctl (src/schema): sldctl's
+# validator at and past every bound, and the module's SLD_KNOB()s and
+# sldctl's completion against the table (test_knobs_table).
+SCHEMA_TEST_SRC := $(addprefix $(TOP)/tools/sldctl/,knob.c util.c) \
+	$(TOP)/src/x86scan/glob.c
+
+UNIT_TESTS += $(B)/test_knobs_table
+
+$(B)/test_knobs_table: test_knobs_table.c $(SCHEMA_TEST_SRC) $(SCHEMA_SRC) $(SCHEMA_HDR) \
+		$(wildcard $(TOP)/tools/sldctl/*.h) $(wildcard $(TOP)/src/*.c) \
+		$(TOP)/tools/sldctl/sldctl.bash-completion
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DSRC_DIR='"$(TOP)/src"' \
+		-DCOMPLETION='"$(TOP)/tools/sldctl/sldctl.bash-completion"' -o $@ \
+		test_knobs_table.c $(SCHEMA_TEST_SRC) $(SCHEMA_SRC) $(LDFLAGS) -lcmocka
