@@ -1,5 +1,6 @@
 # `sldctl status --format prometheus` on the sanitizer build against a fake
-# /sys, /proc and /dev/kmsg (SLDCTL_ROOT), checked with promtool.
+# /sys, /proc and /dev/kmsg (SLDCTL_ROOT), checked with promtool, and the
+# shipped systemd units (packaging/systemd) with systemd-analyze verify.
 # Included by tests/unit/Makefile.
 UNIT_TESTS += $(B)/test_sldctl_prom
 

@@ -3,17 +3,20 @@
 # sldctl status --format prometheus against a fake root: the exposition
 # passes `promtool check metrics`, values come from the status files,
 # label values are escaped, not loaded still exits 0 with
-# sld_compat_loaded 0, bad --format is exit 2 with nothing written.
+# sld_compat_loaded 0, bad --format is exit 2 with nothing written. The
+# shipped systemd units pass `systemd-analyze verify` and the service's
+# command replaces sld_compat.prom atomically.
 # Run through the wrapper prom.mk generates (SLDCTL, TOP).
 set -u
 
 : "${SLDCTL:?}" "${TOP:?}"
 . "$(dirname "$0")/tap.sh"
 . "$TOP/tests/lib/pkgs.sh"
-ensure_pkgs test_sldctl_prom prometheus >&2 || exit 1
+ensure_pkgs test_sldctl_prom prometheus systemd >&2 || exit 1
 
 R=$T/root
 S=$R/sys/kernel/sld_compat
+UNITS=$TOP/packaging/systemd
 
 run() {
 	SLDCTL_ROOT=$R SLDCTL_JOURNALCTL=/nonexistent/journalctl "$@" \
@@ -133,6 +136,44 @@ for args in "--format yaml" "--format" "--format=" "--json --format prometheus" 
 done
 run "$SLDCTL" status --format yaml
 expect_grep "$T/err" "expected text, json or prometheus" "bad --format: says what is accepted"
+
+# ---- systemd units ---------------------------------------------------------
+U=$T/units
+mkdir -p "$U"
+cp "$UNITS/sld-compat-metrics.service" "$UNITS/sld-compat-metrics.timer" "$U/"
+if systemd-analyze verify --man=no "$U/sld-compat-metrics.timer" \
+	"$U/sld-compat-metrics.service" > "$T/sa" 2>&1 && ! [ -s "$T/sa" ]; then
+	ok "systemd-analyze verify: service and timer"
+else
+	not_ok "systemd-analyze verify:"
+	sed 's/^/#   /' "$T/sa"
+fi
+grep -qx 'ConditionPathIsDirectory=/var/lib/prometheus/node-exporter' \
+	"$U/sld-compat-metrics.service" && ok "service: conditioned on the textfile directory" ||
+	not_ok "service: no ConditionPathIsDirectory="
+grep -qx 'OnUnitActiveSec=60s' "$U/sld-compat-metrics.timer" &&
+	ok "timer: every 60 s" || not_ok "timer: not every 60 s"
+
+# The service's command, as systemd runs it ($$ -> $), with our sldctl.
+cmd=$(sed -n 's/^ExecStart=//p' "$U/sld-compat-metrics.service" |
+	sed "s/\\\$\\\$/\$/g; s|/usr/sbin/sldctl|env SLDCTL_ROOT=$R SLDCTL_JOURNALCTL=/nonexistent $SLDCTL|")
+D=$T/node-exporter
+mkdir -p "$D"
+echo old > "$D/sld_compat.prom"
+env DIR="$D" sh -c "$cmd" 2> "$T/err"
+RC=$?
+expect_rc 0 "service command: runs"
+cp "$D/sld_compat.prom" "$T/out"
+promtool_ok "service command: sld_compat.prom passes promtool"
+is "$(ls -A "$D" | tr '\n' ' ')" "sld_compat.prom " "service command: no temporary file left"
+is "$(stat -c %a "$D/sld_compat.prom")" 644 "service command: readable by node_exporter"
+cmd_fail=$(printf '%s' "$cmd" | sed 's/--format prometheus/--format bogus/')
+env DIR="$D" sh -c "$cmd_fail" 2> "$T/err"
+RC=$?
+is "$([ "$RC" -ne 0 ] && echo failed)" failed "service command: a failing sldctl fails the unit"
+cmp -s "$D/sld_compat.prom" "$T/out" && ok "service command: failure keeps the previous file" ||
+	not_ok "service command: previous file replaced on failure"
+is "$(ls -A "$D" | tr '\n' ' ')" "sld_compat.prom " "service command: no temporary file left on failure"
 
 echo "1..$N"
 [ "$FAILS" -eq 0 ]
