@@ -93,12 +93,14 @@ run "$SLDCTL" status --format text
 is "$(cmp -s "$T/out" "$T/text1" && echo same)" same "--format text is the default"
 
 # A newline in a label value (a module name cannot hold one, a file can).
-printf 'x\ny state=a via=- entry=- tasks=1 ac_user=0 ac_guest=0\n' > "$S/hypervisors"
+printf 'x\ny state=a via=- entry=- tasks=1 ac_user=0 ac_guest=0\nvmmon state=a via=- entry=- tasks=1 ac_user=0 ac_guest=0\nvmmon state=b via=- entry=- tasks=2 ac_user=0 ac_guest=0\n' > "$S/hypervisors"
 printf 'vm"x hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=- guest_calls=1 scan_us=1 atomic_ns=1 flags=loaded\ntruncated\n' > "$R/proc/sld_compat_modules"
 run "$SLDCTL" status --format prometheus
 promtool_ok "prometheus: promtool accepts escaped labels and skipped lines"
 expect_grep "$T/out" 'sld_compat_module_info{module="vm\"x",verdict="hypervisor",reason="vmx-text"} 1' "prometheus: double quote escaped"
 expect_no_grep "$T/out" 'truncated' "prometheus: a line that does not parse is skipped"
+is "$(grep -c '^sld_compat_hypervisor_tasks{module="vmmon"' "$T/out")" 1 \
+	"prometheus: a module listed twice is one series (the first)"
 
 # An unreadable status file: counted, exit still 0.
 rm "$S/sld_mode"

@@ -11,6 +11,7 @@
  * a scrape must never fail because the module grew a new field.
  */
 #define _GNU_SOURCE
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,26 @@ static void each_line(const char *text, line_fn fn, void *ctx)
 			fn(text, n, ctx);
 		text += n + (text[n] == '\n');
 	}
+}
+
+/*
+ * A line whose first word an earlier line of text starts with: one series
+ * per module, even if a file ever listed a module twice (a duplicate
+ * series makes node_exporter reject the whole file).
+ */
+static bool dup_first(const char *text, const char *l)
+{
+	size_t n = strcspn(l, " \n");
+	const char *p = text;
+
+	while (p && p < l) {
+		if (!strncmp(p, l, n) && (p[n] == ' ' || p[n] == '\n'))
+			return true;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return false;
 }
 
 /* ---- the "ac" file: "name N" lines ----------------------------------- */
@@ -232,7 +253,8 @@ static void hv_tasks(const char *l, size_t len, void *ctx)
 	size_t vl[3];
 	unsigned long long n;
 
-	(void)ctx;
+	if (dup_first(ctx, l))
+		return;
 	v[0] = l;
 	vl[0] = strcspn(l, " \n");
 	if (vl[0] >= len || kv_num(l, len, "tasks", &n))
@@ -253,7 +275,8 @@ static void hv_ac(const char *l, size_t len, void *ctx)
 	unsigned long long n;
 	int i;
 
-	(void)ctx;
+	if (dup_first(ctx, l))
+		return;
 	v[0] = l;
 	vl[0] = strcspn(l, " \n");
 	for (i = 0; i < 2 && vl[0] < len; i++) {
@@ -271,10 +294,10 @@ static void prom_hv(const char *text)
 		return;
 	head("hypervisor_tasks", "gauge",
 	     "Protected tasks per watched hypervisor module.");
-	each_line(text, hv_tasks, NULL);
+	each_line(text, hv_tasks, (void *)text);
 	head("hypervisor_ac_traps_total", "counter",
 	     "Split-lock #AC traps per hypervisor module, user or guest.");
-	each_line(text, hv_ac, NULL);
+	each_line(text, hv_ac, (void *)text);
 }
 
 /* ---- tasks: "PID COMM why=W hv=H ...", or "... N more" -------------- */
@@ -409,7 +432,8 @@ static void mod_info(const char *l, size_t len, void *ctx)
 	size_t vl[3];
 	int i;
 
-	(void)ctx;
+	if (dup_first(ctx, l))
+		return;
 	v[0] = l;
 	for (i = 0; i < 3; i++) {
 		vl[i] = strcspn(v[i], " \n");
@@ -428,7 +452,8 @@ static void mod_calls(const char *l, size_t len, void *ctx)
 	size_t vl = strcspn(l, " \n");
 	unsigned long long n;
 
-	(void)ctx;
+	if (dup_first(ctx, l))
+		return;
 	if (vl < len && !kv_num(l, len, "guest_calls", &n))
 		sample("module_guest_calls_total", &k, &v, &vl, 1, n);
 }
@@ -439,10 +464,10 @@ static void prom_modules(const char *text)
 		return;
 	head("module_info", "gauge",
 	     "Modules sld_compat classified: verdict and reason (value 1).");
-	each_line(text, mod_info, NULL);
+	each_line(text, mod_info, (void *)text);
 	head("module_guest_calls_total", "counter",
 	     "Calls of each module's guest-entry handler sld_compat saw.");
-	each_line(text, mod_calls, NULL);
+	each_line(text, mod_calls, (void *)text);
 }
 
 /* ---- offenders, from the kernel log ----------------------------------- */
