@@ -149,7 +149,7 @@ static const struct ac_map ac_traps[] = {
 	{ "ac_not_protected", "ac_traps_total", "not_protected", NULL },
 	{ "ac_sld_cleared", "ac_traps_total", "sld_cleared", NULL },
 	{ "ac_handed_back", "ac_traps_total", "handed_back", NULL },
-	{ NULL }
+	{ 0 }
 };
 
 static const struct ac_map task_events[] = {
@@ -163,7 +163,7 @@ static const struct ac_map task_events[] = {
 	{ "tasks_refused_cap", "task_events_total", "refused_cap", NULL },
 	{ "tasks_refused_growing", "task_events_total", "refused_growing", NULL },
 	{ "tasks_grow_failed", "task_events_total", "grow_failed", NULL },
-	{ NULL }
+	{ 0 }
 };
 
 static const struct ac_map task_gauges[] = {
@@ -173,7 +173,7 @@ static const struct ac_map task_gauges[] = {
 	  "Protected tasks that match an exempt rule." },
 	{ "tasks_pinning", "pinning_tasks", NULL,
 	  "Protected tasks that keep sld_compat loaded." },
-	{ NULL }
+	{ 0 }
 };
 
 static const struct ac_map sched[] = {
@@ -181,7 +181,7 @@ static const struct ac_map sched[] = {
 	  "Context switches of protected tasks sld_compat saw." },
 	{ "sched_handovers", "sched_handovers_total", NULL,
 	  "Context switches that handed split-lock detection over." },
-	{ NULL }
+	{ 0 }
 };
 
 /* "key N" in text; 0 found. */
@@ -233,12 +233,12 @@ static void prom_ac(const char *text)
 	ac_family(text, task_events, "event", "counter",
 		  "Protected-task events: protected, exited, refused, ...");
 	for (g = task_gauges; g->key; g++) {
-		const struct ac_map one[] = { *g, { NULL } };
+		const struct ac_map one[] = { *g, { 0 } };
 
 		ac_family(text, one, NULL, "gauge", g->help);
 	}
 	for (g = sched; g->key; g++) {
-		const struct ac_map one[] = { *g, { NULL } };
+		const struct ac_map one[] = { *g, { 0 } };
 
 		ac_family(text, one, NULL, "counter", g->help);
 	}
