@@ -65,6 +65,11 @@ t "tools deb: usr/sbin/sldctl" has "-rwxr-xr-x usr/sbin/sldctl" $tmp/tools.list
 t "tools deb: man page" has "-rw-r--r-- usr/share/man/man8/sldctl.8.gz" $tmp/tools.list
 t "tools deb: bash completion" has "-rw-r--r-- usr/share/bash-completion/completions/sldctl" $tmp/tools.list
 t "tools deb: udev rule" has "-rw-r--r-- usr/lib/udev/rules.d/90-sld-compat.rules" $tmp/tools.list
+t "tools deb: metrics service" has "-rw-r--r-- lib/systemd/system/sld-compat-metrics.service" $tmp/tools.list
+t "tools deb: metrics timer" has "-rw-r--r-- lib/systemd/system/sld-compat-metrics.timer" $tmp/tools.list
+dpkg-deb -e $tdeb $tmp/tools.ctrl 2>/dev/null
+t "tools deb: postinst enables the metrics timer (dh_installsystemd)" \
+	grep -q "sld-compat-metrics.timer" $tmp/tools.ctrl/postinst
 dpkg-deb -x $tdeb $tmp/tools.root 2>/dev/null
 t "tools deb: extracted sldctl --version" \
 	sh -c "$tmp/tools.root/usr/sbin/sldctl --version | grep -qx 'sldctl $ver'"
@@ -90,6 +95,7 @@ t "dkms rpm: %post dkms build, install" \
 t "dkms rpm: %preun dkms remove" sh -c \
 	"sed -n '/^preuninstall/,\$p' $tmp/drpm.scripts | grep -q 'dkms remove -m sld-compat'"
 t "tools rpm: /usr/sbin/sldctl" has /usr/sbin/sldctl <(rpm -qlp $trpm 2>/dev/null)
+t "tools rpm: metrics timer" has /usr/lib/systemd/system/sld-compat-metrics.timer <(rpm -qlp $trpm 2>/dev/null)
 t "tools rpm: bash completion" has /usr/share/bash-completion/completions/sldctl <(rpm -qlp $trpm 2>/dev/null)
 t "bash completion: bash -n" bash -n tools/sldctl/sldctl.bash-completion
 # udevadm verify exists from systemd 253; Debian 12 has udev 252.

@@ -13,7 +13,7 @@ SLD_CACHE=${SLD_CACHE:-/var/cache/sld-compat-test}
 pkgs="build-essential make gcc sparse kmod cpio busybox-static qemu-system-x86
       libelf-dev liblzma-dev libzstd-dev libcmocka-dev pkg-config binutils
       clang libclang-rt-14-dev perl xz-utils zstd dkms python3 gawk
-      libelf-dev zlib1g-dev libjson-c-dev udev"
+      libelf-dev zlib1g-dev libjson-c-dev udev prometheus systemd"
 for k in $KVERS; do pkgs="$pkgs linux-headers-$k"; done
 
 . "$here/../lib/pkgs.sh"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sldctl status [--json]
+ * sldctl status [--json] [--format text|json|prometheus]
  *
  * What the host offers and what sld_compat reports, generically: the CPU
  * flags split_lock_detect and bus_lock_detect (first "flags" line of
@@ -18,8 +18,14 @@
  * (the reason is in "errors" and on stderr). One trailing newline of each
  * value is dropped.
  *
+ * --format text is the human output, json the same as --json, prometheus
+ * node_exporter textfile metrics (status_prom.c).
+ *
  * Exit: 0 module loaded and everything read, 1 module not loaded,
- * 2 a file could not be read or usage error.
+ * 2 a file could not be read or usage error. --format prometheus exits 0
+ * unless the usage is wrong: a collector must keep running when the
+ * module is not loaded (sld_compat_loaded 0) or a file is unreadable
+ * (sld_compat_read_errors).
  *
  * All paths are prefixed with $SLDCTL_ROOT when it is set (tests).
  */
@@ -37,6 +43,7 @@
 #include "json.h"
 #include "knob.h"
 #include "sldctl.h"
+#include "status_prom.h"
 #include "util.h"
 
 #define VALUE_MAX	(1u << 20)
@@ -418,24 +425,81 @@ static void gather(const struct host *h, struct items *status,
 	read_one(proc, "sld_compat_account", procs, errs);
 }
 
+static void print_prom(const struct host *h, const struct items *status,
+		       const struct items *knobs, const struct items *procs,
+		       const struct errs *errs)
+{
+	struct prom_in in = {
+		.loaded = h->loaded,
+		.errors = errs->n,
+		.version = find_value(status, "version"),
+		.sld_mode = find_value(status, "sld_mode"),
+		.ac = find_value(status, "ac"),
+		.hypervisors = find_value(status, "hypervisors"),
+		.tasks = find_value(status, "tasks"),
+		.disable_count = find_value(status, "disable_count"),
+		.account = find_value(procs, "sld_compat_account"),
+		.modules = find_value(procs, "sld_compat_modules"),
+	};
+
+	(void)knobs;
+	status_prom(&in);
+}
+
+enum { FMT_TEXT, FMT_JSON, FMT_PROM };
+
+/* --format and --json together: one output format, or -1 (message given). */
+static int out_format(const struct cli *cl)
+{
+	const char *f = cli_str(cl, "format");
+	int fmt;
+
+	if (!f)
+		return cl->json ? FMT_JSON : FMT_TEXT;
+	if (!strcmp(f, "text"))
+		fmt = FMT_TEXT;
+	else if (!strcmp(f, "json"))
+		fmt = FMT_JSON;
+	else if (!strcmp(f, "prometheus"))
+		fmt = FMT_PROM;
+	else
+		return cli_error(cl, "--format %s: expected text, json or prometheus", f),
+		       -1;
+	if (cl->json && fmt != FMT_JSON)
+		return cli_error(cl, "--json conflicts with --format %s", f), -1;
+	return fmt;
+}
+
 int cmd_status(int argc, char **argv)
 {
-	struct cli cl = { .cmd = "status", .usage = "[--json]" };
+	static const struct cli_opt opts[] = {
+		{ .name = "format", .has_arg = true },
+		{ NULL }
+	};
+	struct cli cl = { .cmd = "status", .opts = opts,
+			  .usage = "[--json] [--format text|json|prometheus]" };
 	struct items status = { 0 }, knobs = { 0 }, procs = { 0 };
 	struct errs errs = { 0 };
 	struct host h;
 	size_t i;
-	int rc;
+	int rc, fmt;
 
 	CLI_PARSE_OR_RETURN(&cl, argc, argv);
+	fmt = out_format(&cl);
+	if (fmt < 0)
+		return SLDCTL_EXIT_ERROR;
 	host_read(&h);
 	gather(&h, &status, &knobs, &procs, &errs);
-	if (cl.json)
+	if (fmt == FMT_JSON)
 		print_json(&h, &status, &knobs, &procs, &errs);
+	else if (fmt == FMT_PROM)
+		print_prom(&h, &status, &knobs, &procs, &errs);
 	else
 		print_human(&h, &status, &knobs, &procs);
 	rc = errs.n ? SLDCTL_EXIT_ERROR :
 	     h.loaded ? SLDCTL_EXIT_OK : SLDCTL_EXIT_FOUND;
+	if (fmt == FMT_PROM)
+		rc = SLDCTL_EXIT_OK;
 	free_items(&status);
 	free_items(&knobs);
 	free_items(&procs);

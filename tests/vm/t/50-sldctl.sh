@@ -23,6 +23,9 @@ sx status --json
 like "$out" '"loaded": false' "status --json: loaded false"
 sx status
 like "$out" "^kernel split-lock mode: off \\(from cpu\\)$" "status: TCG's CPU has no SLD, so the kernel's mode is off"
+sx status --format prometheus
+is "$rc" 0 "status --format prometheus without the module exits 0"
+like "$out" "^sld_compat_loaded 0$" "prometheus: sld_compat_loaded 0"
 sx doctor
 is "$rc" 0 "doctor without SLD on the CPU exits 0"
 like "$out" "^\\[info\\] cpu-no-split-lock-detect: " "doctor: no split-lock detection on this CPU"
@@ -67,6 +70,23 @@ like "$out" "\"version\": \"$(cat $S/version)\"" "status --json: version file"
 like "$out" "\"sld_mode_source\": \"sld_compat\"" "status --json: mode from the module"
 like "$out" '"account": \[' "status --json: per-core account as lines"
 is "$(cat $E)" "" "status: nothing on stderr"
+# prom NAME{LABELS}: the value of that sample in $out.
+prom() { echo "$out" | awk -v n="$1" '$1 == n { print $2 }'; }
+sx status --format prometheus
+is "$rc" 0 "status --format prometheus with the module exits 0"
+like "$out" "^sld_compat_loaded 1$" "prometheus: sld_compat_loaded 1"
+like "$out" "^# TYPE sld_compat_ac_traps_total counter$" "prometheus: ac traps are a counter"
+is "$(prom sld_compat_protected_tasks)" "$(ac tasks_live)" "prometheus: protected tasks = tasks_live"
+is "$(prom 'sld_compat_ac_traps_total{outcome="user_handled"}')" "$(ac ac_user_handled)" \
+	"prometheus: user_handled traps = ac file"
+is "$(prom 'sld_compat_task_events_total{event="protected"}')" "$(ac tasks_protected)" \
+	"prometheus: protected-task events = ac file"
+is "$(echo "$out" | grep -c '^sld_compat_msr_toggles_total{cpu="[0-9]*",direction="off"}')" \
+	"$(grep -c '^cpu' $ACCT)" "prometheus: MSR toggles per CPU of the account"
+is "$(prom 'sld_compat_msr_toggles_total{cpu="0",direction="on"}')" "$(acf cpu0 toggles_on)" \
+	"prometheus: cpu0 toggles_on = account"
+like "$out" "^sld_compat_info\\{version=\"$(cat $S/version)\",sld_mode=\"$(cat $S/sld_mode)\"\\} 1$" \
+	"prometheus: version and mode"
 sx status
 like "$out" "^kernel split-lock mode: $(cat $S/sld_mode) \\(from sld_compat\\)$" "status: the module's view of the kernel's mode"
 like "$out" "^sld_compat mode: on_hypervisor=protect enabled=Y$" "status: mode of sld_compat"

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sldctl status --format prometheus (status_prom.c): what status read,
+ * as node_exporter textfile-collector metrics on stdout.
+ */
+#ifndef SLDCTL_STATUS_PROM_H
+#define SLDCTL_STATUS_PROM_H
+
+#include <stdbool.h>
+
+struct prom_in {
+	bool loaded;
+	unsigned int errors;	/* files that could not be read */
+	/* status files as read, NULL when absent or unreadable */
+	const char *version, *sld_mode, *ac, *hypervisors, *tasks;
+	const char *disable_count;
+	const char *account, *modules;	/* /proc/sld_compat_{account,modules} */
+};
+
+void status_prom(const struct prom_in *in);
+
+#endif /* SLDCTL_STATUS_PROM_H */
