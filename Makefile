@@ -55,6 +55,7 @@ fuzz:
 # on the most vCPUs QEMU's pc machine boots.
 check-full: deps
 	$(MAKE) -C tests/objdump check-full
+	$(MAKE) dkms-check-sid
 	$(MAKE) vm-check-sid
 	$(MAKE) vm-check-255
 
@@ -133,6 +134,11 @@ check: deps
 dkms-check:
 	prove -e bash tests/pkg/dkms-build.sh
 
+# The same with Debian unstable's dkms in its root (tests/vm/sid.sh) for
+# its newest kernel and -rt, each built .ko then booted (t/10-load.sh).
+dkms-check-sid:
+	prove -e bash tests/pkg/dkms-sid.sh
+
 # Benchmarks (bench/): numbers, tables and plots in bench/results/. Not part
 # of `make check`; installs its own extras (bench/deps.sh).
 bench:
@@ -149,7 +155,7 @@ clean:
 	$(MAKE) -C src clean KDIR=$(KDIR) 2>/dev/null || true
 
 .PHONY: all module tools deps vmbin unit objdump-check fuzz-short fuzz \
-	vm-check vm-check-sid vm-check-255 lint check check-full check-stress demo clean dkms-check bench FORCE \
+	vm-check vm-check-sid vm-check-255 lint check check-full check-stress demo clean dkms-check dkms-check-sid bench FORCE \
 	cpu-check
 
 # A real host: install the source under /usr/src and let DKMS build and
