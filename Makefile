@@ -55,6 +55,7 @@ fuzz:
 # on the most vCPUs QEMU's pc machine boots.
 check-full: deps
 	$(MAKE) -C tests/objdump check-full
+	$(MAKE) lint-sid
 	$(MAKE) dkms-check-sid
 	$(MAKE) vm-check-sid
 	$(MAKE) vm-check-255
@@ -119,6 +120,19 @@ lint:
 		test ! -s build/lint/$$k.log; \
 	done
 
+# The same for Debian unstable's kernels (tests/vm/sid.sh), built in its
+# root with unstable's gcc and sparse (installed there once, kept cached).
+lint-sid:
+	SLD_SID=1 bash tests/vm/deps.sh
+	bash tests/vm/sid.sh pkgs sparse
+	@set -e; for k in $$(bash tests/vm/sid.sh kvers); do \
+		rm -rf build/lint/$$k; mkdir -p build/lint/$$k; cp -a src/. build/lint/$$k/; \
+		echo "# W=1 C=1 $$k (unstable's root)"; \
+		bash tests/vm/sid.sh run make -s -C build/lint/$$k KVER=$$k W=1 C=1 2>&1 | \
+			grep -vE '^Skipping BTF|^make\[[0-9]+\]: (Entering|Leaving)' | tee build/lint/$$k.log; \
+		test ! -s build/lint/$$k.log; \
+	done
+
 check: deps
 	$(MAKE) lint
 	$(MAKE) unit
@@ -155,7 +169,7 @@ clean:
 	$(MAKE) -C src clean KDIR=$(KDIR) 2>/dev/null || true
 
 .PHONY: all module tools deps vmbin unit objdump-check fuzz-short fuzz \
-	vm-check vm-check-sid vm-check-255 lint check check-full check-stress demo clean dkms-check dkms-check-sid bench FORCE \
+	vm-check vm-check-sid vm-check-255 lint lint-sid check check-full check-stress demo clean dkms-check dkms-check-sid bench FORCE \
 	cpu-check
 
 # A real host: install the source under /usr/src and let DKMS build and
