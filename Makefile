@@ -44,6 +44,12 @@ unit:
 objdump-check:
 	$(MAKE) -C tests/objdump check
 
+# The decoder against objdump on Debian unstable's newest kernel: its
+# modules with VMX/SVM opcode bytes and 50 others (tests/objdump/xz-sample.sh).
+objdump-check-sid:
+	SLD_SID=1 bash tests/vm/deps.sh
+	$(MAKE) -C tests/objdump check-xz KVER=$$(bash tests/vm/sid.sh kvers | cut -d' ' -f1)
+
 fuzz-short:
 	$(MAKE) -C tests/fuzz short
 
@@ -55,6 +61,9 @@ fuzz:
 # on the most vCPUs QEMU's pc machine boots.
 check-full: deps
 	$(MAKE) -C tests/objdump check-full
+	$(MAKE) objdump-check-sid
+	$(MAKE) lint-sid
+	$(MAKE) dkms-check-sid
 	$(MAKE) vm-check-sid
 	$(MAKE) vm-check-255
 
@@ -118,6 +127,19 @@ lint:
 		test ! -s build/lint/$$k.log; \
 	done
 
+# The same for Debian unstable's kernels (tests/vm/sid.sh), built in its
+# root with unstable's gcc and sparse (installed there once, kept cached).
+lint-sid:
+	SLD_SID=1 bash tests/vm/deps.sh
+	bash tests/vm/sid.sh pkgs sparse
+	@set -e; for k in $$(bash tests/vm/sid.sh kvers); do \
+		rm -rf build/lint/$$k; mkdir -p build/lint/$$k; cp -a src/. build/lint/$$k/; \
+		echo "# W=1 C=1 $$k (unstable's root)"; \
+		bash tests/vm/sid.sh run make -s -C build/lint/$$k KVER=$$k W=1 C=1 2>&1 | \
+			grep -vE '^Skipping BTF|^make\[[0-9]+\]: (Entering|Leaving)' | tee build/lint/$$k.log; \
+		test ! -s build/lint/$$k.log; \
+	done
+
 check: deps
 	$(MAKE) lint
 	$(MAKE) unit
@@ -132,6 +154,11 @@ check: deps
 # dkms add/build/install for each kernel, in scratch trees (host untouched).
 dkms-check:
 	prove -e bash tests/pkg/dkms-build.sh
+
+# The same with Debian unstable's dkms in its root (tests/vm/sid.sh) for
+# its newest kernel and -rt, each built .ko then booted (t/10-load.sh).
+dkms-check-sid:
+	prove -e bash tests/pkg/dkms-sid.sh
 
 # Benchmarks (bench/): numbers, tables and plots in bench/results/. Not part
 # of `make check`; installs its own extras (bench/deps.sh).
@@ -149,7 +176,7 @@ clean:
 	$(MAKE) -C src clean KDIR=$(KDIR) 2>/dev/null || true
 
 .PHONY: all module tools deps vmbin unit objdump-check fuzz-short fuzz \
-	vm-check vm-check-sid vm-check-255 lint check check-full check-stress demo clean dkms-check bench FORCE \
+	vm-check vm-check-sid vm-check-255 lint lint-sid check check-full check-stress demo clean dkms-check dkms-check-sid objdump-check-sid bench FORCE \
 	cpu-check
 
 # A real host: install the source under /usr/src and let DKMS build and

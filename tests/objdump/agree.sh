@@ -24,9 +24,10 @@ start=$(date +%s)
 sed "s|^|$moddir/|" "$tmp/list" |
 	xargs -P "$jobs" -n 8 sh -c 'a=$1 x=$2; shift 2; for m; do "$a" "$x" "$m"; done' \
 		sh "$here/agree-one.sh" "$x86dump" > "$tmp/res.u" 2>/dev/null
-# back into list order, module names relative to MODDIR
+# back into list order, module names relative to MODDIR (index(), not
+# sub(): the "+" of a version like 7.2.13+deb14 is a regex operator)
 awk -F'\t' -v OFS='\t' -v d="$moddir/" 'NR == FNR { r[$2] = $0; next }
-	{ k = d $0; if (k in r) { $0 = r[k]; sub(d, "", $2); print } }' \
+	{ k = d $0; if (k in r) { $0 = r[k]; if (index($2, d) == 1) $2 = substr($2, length(d) + 1); print } }' \
 	"$tmp/res.u" "$tmp/list" > "$tmp/res"
 echo "1..$total"
 awk -F'\t' -v total="$total" '

@@ -13,6 +13,9 @@
 #   sid.sh kvers   prints them from the cache (no network; fails if unset)
 #   sid.sh run CMD...  runs CMD in the root as root, with the worktree
 #                  bind-mounted at its own path (how vm.sh builds for them)
+#   sid.sh pkgs PKG...  installs unstable's PKGs in the root unless they
+#                  are there already (dkms, sparse: make dkms-check-sid,
+#                  lint-sid); they stay in the cached root
 #
 # The version is never pinned: it is resolved again from unstable's
 # linux-image-amd64 when the last resolution ($SLD_CACHE/sid.kvers) is a day
@@ -63,7 +66,55 @@ if [ "$cmd" = run ]; then
 		HOME=/root LC_ALL=C.UTF-8 \
 		sh -c 'cd "$1" 2>/dev/null || cd /; shift; exec "$@"' sh "$PWD" "$@"
 fi
-[ "$cmd" = setup ] || { echo "usage: sid.sh [setup|kvers|run CMD...]" >&2; exit 2; }
+# checker_valid: kbuild (6.13 on) runs scripts/checker-valid.sh before any
+# C=1 build and silently drops sparse when the script is missing, which it
+# is from Debian's headers packages: put upstream's few lines there.
+checker_valid() {
+	local h
+	for h in "$root"/usr/src/linux-headers-*; do
+		grep -qs checker-valid.sh "$h/Makefile" || continue
+		[ -e "$h/scripts/checker-valid.sh" ] && continue
+		cat > "$h/scripts/checker-valid.sh" <<'CV'
+#!/bin/sh -eu
+# SPDX-License-Identifier: GPL-2.0
+# Upstream's, missing from Debian's headers (sld-compat's tests/vm/sid.sh).
+[ ! -x "$(command -v "$1")" ] && exit 1
+tmp_file=$(mktemp)
+trap "rm -f $tmp_file" EXIT
+cat << EOF >$tmp_file
+static inline int u(const int *q)
+{
+	__typeof_unqual__(*q) v = *q;
+	return v;
+}
+EOF
+"$@" $tmp_file 2>&1 | awk -v c=1 '/error/{c=0}END{print c}'
+CV
+		chmod +x "$h/scripts/checker-valid.sh"
+	done
+}
+if [ "$cmd" = pkgs ]; then
+	shift
+	[ -f "$root/.sld-base" ] || { echo "sid.sh: no root at $root (run tests/vm/sid.sh)" >&2; exit 1; }
+	need=
+	for p in "$@"; do
+		in_root dpkg-query -W -f '${Status}' "$p" 2>/dev/null |
+			grep -q 'ok installed' || need="$need $p"
+	done
+	case " $* " in *" sparse "*) checker_valid ;; esac
+	[ -n "$need" ] || exit 0
+	cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+	mount_root
+	echo "sid: installing$need in the root" >&2
+	{ in_root apt-get update -q &&
+		in_root apt-get install -y -q --no-install-recommends $need; } \
+		> "$SLD_CACHE/sid-apt.log" 2>&1 || {
+		echo "sid.sh: apt-get install$need failed, see $SLD_CACHE/sid-apt.log" >&2
+		exit 1
+	}
+	exit 0
+fi
+[ "$cmd" = setup ] || { echo "usage: sid.sh [setup|kvers|run CMD...|pkgs PKG...]" >&2; exit 2; }
 
 t0=$SECONDS
 proxy=$(apt-config dump --format '%v%n' Acquire::http::Proxy 2>/dev/null | head -n1)
