@@ -29,8 +29,8 @@ like "$out" "^offenders since boot \\(from /dev/kmsg\\): [0-9]+ task\\(s\\), [0-
 like "$out" "^EMT-3/187133: 2 split_lock \\(first [0-9]+\\.[0-9]{6}, last [0-9]+\\.[0-9]{6}\\)$" \
 	"offenders: EMT-3's two lines aggregated, first and last time"
 like "$out" "^    class: virtualbox-emt; no longer running$" "offenders: EMT-3 is a VirtualBox EMT"
-like "$out" "^    fix: sldctl exempt add --comm 'CPU 1/KVM' --persist$" \
-	"offenders: the vCPU thread's name as one shell word"
+like "$out" "^    fix: sldctl exempt add --comm 'CPU \\*/KVM' --persist$" \
+	"offenders: a gone vCPU thread gets the pattern for all of them, one shell word"
 like "$out" "^CPU 1/KVM/175479: 1 split_lock " "offenders: a name with a space and a slash"
 like "$out" "^game.exe/4242: 1 fatal " "offenders: fatal split_lock trap"
 like "$out" "^vm58/3999: 1 bogus " "offenders: bogus split_lock trap"
@@ -54,7 +54,7 @@ like "$out" '"bad_lines": [1-9]' "offenders --json: bad lines counted"
 sx doctor
 like "$out" "^\\[warning\\] split-lock-offender: EMT-3/187133 \\(virtualbox-emt\\) took 2 split-lock and 0 bus-lock trap\\(s\\)" \
 	"doctor: an offender is a finding"
-like "$out" "^    fix: sldctl exempt add --comm EMT-3 --persist$" "doctor: with the command"
+like "$out" "^    fix: sldctl exempt add --comm 'EMT-\\*' --persist$" "doctor: with the command"
 
 # Bad input: exit 2, nothing on stdout.
 for a in "--bogus" "--since" "--since=" "extra" "--since yesterday"; do
