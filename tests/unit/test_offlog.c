@@ -148,6 +148,29 @@ static void test_bad(void **state)
 	}
 }
 
+/* A NUL inside a journal time stamp or a rule name (fuzz_offlog): bad. */
+static void test_nul_time(void **state)
+{
+	static const char line[] = "[ \0 52.5] h kernel: x86/split lock detection: #AC: a/5 took a split_lock trap at address: 0x1\n";
+	struct off_log l;
+
+	(void)state;
+	off_log_init(&l);
+	assert_int_equal(off_log_parse(&l, line, sizeof(line) - 1), 0);
+	assert_int_equal(l.bad, 1);
+	assert_int_equal(l.n, 0);
+	off_log_free(&l);
+	{
+		static const char why[] = "4,1,2,-;sld_compat: split lock by \0x task a[1]: handled in warn mode\n";
+
+		off_log_init(&l);
+		assert_int_equal(off_log_parse(&l, why, sizeof(why) - 1), 0);
+		assert_int_equal(l.bad, 1);
+		assert_int_equal(l.n, 0);
+		off_log_free(&l);
+	}
+}
+
 /* The boundaries: a 15-byte name, the largest pid, a CRLF journal. */
 static void test_edges(void **state)
 {
@@ -175,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_kmsg),
 		cmocka_unit_test(test_journal),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_nul_time),
 		cmocka_unit_test(test_edges),
 	};
 

@@ -162,6 +162,15 @@ static int kmsg_record(struct off_log *l, struct span s, struct rec *r)
  * journalctl: "[  12.345678] host kernel: msg" (short-monotonic) or
  * "TIMESTAMP host kernel: msg" (short, short-iso, ...).
  */
+/* A time stamp or a rule name: printable ASCII without spaces, no NUL. */
+static bool printable(const char *p, const char *e)
+{
+	for (; p < e; p++)
+		if (*p <= ' ' || *p > '~')
+			return false;
+	return true;
+}
+
 static int journal_record(struct span s, struct rec *r)
 {
 	const char *t = s.p, *te, *k;
@@ -178,7 +187,7 @@ static int journal_record(struct span s, struct rec *r)
 		if (!te)
 			return -1;
 	}
-	if (te - t >= OFF_TIME_MAX || te == t)
+	if (te - t >= OFF_TIME_MAX || te == t || !printable(t, te))
 		return -1;
 	memcpy(r->time, t, te - t);
 	r->time[te - t] = '\0';
@@ -299,7 +308,7 @@ static int compat_line(struct span s, struct hit *h)
 		return -1;
 	s.n = tail + 1 - s.p;		/* up to and with ']' */
 	sp = memmem(s.p, s.n, " task ", 6);
-	if (!sp || sp == s.p || sp - s.p >= OFF_WHY_MAX)
+	if (!sp || sp == s.p || sp - s.p >= OFF_WHY_MAX || !printable(s.p, sp))
 		return -1;
 	memcpy(h->why, s.p, sp - s.p);
 	h->why[sp - s.p] = '\0';
