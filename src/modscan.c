@@ -839,21 +839,39 @@ static struct module *hold_live(struct list_head *modules, struct mutex *mm,
 	return found;
 }
 
+/* records_lock held: the notifier decided this load already. */
+static bool recorded(const struct module *mod)
+{
+	struct modrec *r;
+
+	list_for_each_entry(r, &records, node)
+		if (r->mod == mod && !(r->flags & RF_GONE))
+			return true;
+	return false;
+}
+
+/*
+ * A module that loaded after the notifier was registered was decided at
+ * COMING from its sections and .modinfo: keep that verdict.
+ */
 static void scan_one_loaded(struct module *mod)
 {
 	struct modrec *rec = new_rec(mod);
 
-	if (rec && !scan_regions(rec, mod, false)) {
-		rec->flags |= RF_PRELOADED;
-		mutex_lock(&records_lock);
+	if (!rec || scan_regions(rec, mod, false)) {
+		pr_warn("%s: not scanned: out of memory\n", mod->name);
+		kfree(rec);
+		return;
+	}
+	rec->flags |= RF_PRELOADED;
+	mutex_lock(&records_lock);
+	if (!recorded(mod)) {
 		classify(rec);
 		apply_policy(rec, false);
 		insert(rec);
-		mutex_unlock(&records_lock);
 		rec = NULL;
 	}
-	if (rec)
-		pr_warn("%s: not scanned: out of memory\n", mod->name);
+	mutex_unlock(&records_lock);
 	kfree(rec);
 }
 
@@ -876,7 +894,8 @@ static void scan_loaded(void)
 	}
 	names = loaded_names(modules, mm, &n);
 	if (!names) {
-		sld_degrade("modscan-preloaded", "out of memory");
+		sld_degrade("modscan-preloaded",
+			    "out of memory, or modules loading faster than listed");
 		return;
 	}
 	for (i = 0; i < n; i++) {

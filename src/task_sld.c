@@ -78,6 +78,7 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
+#include "compat/compat.h"
 #include "sld_compat.h"
 #include "knobs.h"
 
@@ -805,14 +806,15 @@ static int exec_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
  * its first split lock: at exec (above), when it starts (a vCPU thread is
  * created long after its process's exec) and when it names itself (QEMU's
  * "CPU 3/KVM" and VirtualBox's "EMT-3" threads name themselves once they
- * run). Kernel threads are never exempt ahead of a trap.
+ * run). Kernel threads and a process's kernel-side workers are never
+ * exempt ahead of a trap.
  */
 static void proactive_decide(void)
 {
 	enum sld_why why;
 	struct sld_task *t;
 
-	if (!sld_exempt_proactive() || (current->flags & PF_KTHREAD))
+	if (!sld_exempt_proactive() || (current->flags & SLD_PF_NOT_USER))
 		return;
 	why = sld_exempt_match();
 	if (why == SLD_WHY_NONE)
@@ -837,7 +839,9 @@ static int start_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
  */
 static int rename_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	bool self = (struct task_struct *)regs->di == current && !regs->dx;
+	/* exec is a bool: only its low byte is defined in the register. */
+	bool self = (struct task_struct *)regs->di == current &&
+		    !(u8)regs->dx && !(current->flags & SLD_PF_NOT_USER);
 
 	return self ? 0 : 1;	/* 1: no return handler for this call */
 }
@@ -965,7 +969,7 @@ static void detach_all(const char *why)
  */
 void sld_task_refresh(void)
 {
-	bool enabled, need;
+	bool enabled, need, proactive;
 
 	if (!engine_possible())
 		return;
@@ -997,8 +1001,9 @@ void sld_task_refresh(void)
 	}
 	WRITE_ONCE(ready, key_held && enabled);
 	/* Probes on every fork and rename: armed only while they can act. */
-	sld_hook_want(&hook_start, need && sld_exempt_proactive());
-	sld_hook_want(&hook_rename, need && sld_exempt_proactive());
+	proactive = enabled && sld_exempt_any() && sld_exempt_proactive();
+	sld_hook_want(&hook_start, proactive);
+	sld_hook_want(&hook_rename, proactive);
 out:
 	mutex_unlock(&task_mutex);
 }

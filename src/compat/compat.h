@@ -128,4 +128,14 @@ static inline void sld_module_text(const struct module *mod,
 #define SLD_CALL_PADDING	0
 #endif
 
+/*
+ * Kernel-side workers of a user process (io_uring's since 5.12, vhost's
+ * and the rest as PF_USER_WORKER since 6.4) share its mm and cgroup but
+ * never run its code.
+ */
+#ifndef PF_USER_WORKER
+#define PF_USER_WORKER	0
+#endif
+#define SLD_PF_NOT_USER	(PF_KTHREAD | PF_IO_WORKER | PF_USER_WORKER)
+
 #endif /* SLD_COMPAT_COMPAT_H */

@@ -45,26 +45,32 @@ bool sld_glob_match(const char *p, const char *s)
 
 /*
  * A pattern that can match a task name: at most max_chars characters to
- * match besides the stars (TASK_COMM_LEN - 1 = 15), no lone '\' at the
- * end, no space at either end (configuration files trim them). NULL if
- * fine, else why not.
+ * match besides the stars (TASK_COMM_LEN - 1 = 15), at least one literal
+ * character beside a star ("*", "?*" would exempt every task: that is
+ * split_lock_detect=off), no lone '\' at the end, no space at either end
+ * (configuration files trim them). NULL if fine, else why not.
  */
 const char *sld_glob_check(const char *p, size_t max_chars)
 {
-	size_t n = 0, len = strlen(p);
+	size_t n = 0, literal = 0, len = strlen(p);
+	bool star = false, esc;
 
 	if (!len)
 		return "empty pattern";
 	if (p[0] == ' ' || p[len - 1] == ' ')
 		return "space at the start or end of a task name";
 	for (; *p; p++) {
-		if (*p == '*')
+		if (*p == '*') {
+			star = true;
 			continue;
-		if (*p == '\\' && !*++p)
+		}
+		esc = *p == '\\';
+		if (esc && !*++p)
 			return "'\\' at the end of a pattern (it escapes the next character)";
+		literal += esc || *p != '?';
 		n++;
 	}
-	if (!n)
+	if (star && !literal)
 		return "pattern matches every task name";
 	if (n > max_chars)
 		return "task name or pattern longer than 15 characters";

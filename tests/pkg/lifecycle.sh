@@ -292,9 +292,9 @@ left() {	# left: the packages' files and DKMS products still in the root
 	return 0
 }
 conf=/etc/sld-compat/sld-compat.conf
-none_left() {	# none_left [EXCEPT]: nothing of left's, EXCEPT aside
+none_left() {	# none_left [EXCEPT_DIR]: nothing of left's, files in EXCEPT_DIR aside
 	local l
-	l=$(left | grep -vxF "${1:-/nonexistent}")
+	l=$(left | grep -vF "${1:-/nonexistent}/")
 	echo "$l"
 	test -z "$l"
 }
@@ -311,8 +311,11 @@ no_modinfo() {
 }
 t "apt-get remove sld-compat-dkms sld-compat-tools" \
 	apt_root remove sld-compat-dkms sld-compat-tools
-t "after remove: no module, no DKMS tree, no source; only the conffile left" \
-	none_left "$root$conf"
+# The tools package's conffiles: sld-compat.conf and conf.d's examples.
+t "after remove: no module, no DKMS tree, no source; only the conffiles left" \
+	none_left "$root/etc/sld-compat"
+t "after remove: the examples stay until purge, as conffiles" \
+	test -f "$root/etc/sld-compat/conf.d/libvirt-qemu.conf.example"
 t "after remove: modinfo -k finds sld_compat for no kernel" no_modinfo
 t "after remove: the conffile $conf stays until purge" test -f "$root$conf"
 t "apt-get purge sld-compat-dkms sld-compat-tools" \

@@ -60,6 +60,10 @@ static void test_check(void **state)
 	assert_non_null(sld_glob_check("", 15));
 	assert_non_null(sld_glob_check("*", 15));
 	assert_non_null(sld_glob_check("**", 15));
+	assert_non_null(sld_glob_check("?*", 15));
+	assert_non_null(sld_glob_check("*??", 15));
+	assert_null(sld_glob_check("???", 15));
+	assert_null(sld_glob_check("\\?*", 15));
 	assert_non_null(sld_glob_check(" a", 15));
 	assert_non_null(sld_glob_check("a ", 15));
 	assert_non_null(sld_glob_check("a\\", 15));
