@@ -35,13 +35,15 @@ check_knob enabled "0 1 N Y n y 1" "N Y N Y N Y Y" \
 # The list names the probed symbol, not the owner: match our hooks' symbols.
 KPL=/sys/kernel/debug/kprobes/list
 echo Y > $P/enabled
-# An on-demand hook (ioctl-learn) is idle, i.e. disabled, until needed.
+# On-demand hooks are idle, i.e. disabled, until needed: ioctl-learn (a
+# hypervisor to learn), task-start and task-rename (exempt_proactive=Y).
 ours() { grep -E " ($(awk '$3 != "idle" { print $2 }' $S/hooks | paste -sd'|'))\+0x" $KPL; }
 nh=$(grep -c . $S/hooks)
 like "$nh" '^[1-9]' "at least one hook is placed"
 is "$(grep -cE ' (armed|idle)$' $S/hooks)" "$nh" "enabled=Y: every hook armed (or idle until needed)"
-is "$(grep -c ' idle$' $S/hooks)" 1 "enabled=Y: one on-demand hook idle (ioctl-learn, no hypervisor)"
-is "$(ours | grep -c .)" "$((nh - 1))" "enabled=Y: every armed hook is in the kernel kprobe list"
+is "$(grep ' idle$' $S/hooks | cut -d' ' -f1 | sort | paste -sd' ')" "ioctl-learn task-rename task-start" \
+	"enabled=Y: three on-demand hooks idle (no hypervisor, no exempt_proactive)"
+is "$(ours | grep -c .)" "$((nh - 3))" "enabled=Y: every armed hook is in the kernel kprobe list"
 is "$(ours | grep -c DISABLED)" 0 "enabled=Y: none disabled"
 echo N > $P/enabled
 is "$(grep -c ' disarmed$' $S/hooks)" "$nh" "enabled=N: every hook disarmed"

@@ -82,7 +82,7 @@ is "$(cat $P/exempt_comm)" - "exempt_comm: cleared reads -"
 is "$(w exempt_comm 'sldgame,bar')" OK "exempt_comm: set sldgame,bar"
 many=$(seq -s, 1 33 | sed 's/[0-9][0-9]*/n&/g')
 knob_rejects exempt_comm ",a" "a,,b" "a," "bar,bar" "+bar" "-absent" \
-	"sixteen_chars_xx" "a b" "+x,y" "x,+y" "--" "+" "$many" "a\\tb" "\\n"
+	"sixteen_chars_xx" "*" "+x,y" "x,+y" "--" "+" "$many" "a\\tb" "\\n"
 is "$(w exempt_comm "$(seq -s, 1 32 | sed 's/[0-9][0-9]*/n&/g')")" OK "exempt_comm: 32 names accepted"
 is "$(w exempt_comm 'sldgame,bar')" OK "exempt_comm: back to sldgame,bar"
 is "$(sldtest asuser 65534 sldtest write $P/exempt_comm x)" EACCES \
