@@ -412,7 +412,9 @@ int admin_show(int argc, char **argv, const char *cmd,
 	struct admin a;
 	int rc;
 
-	CLI_PARSE_OR_RETURN(&c, argc, argv);
+	rc = cli_parse(&c, argc, argv);
+	if (rc != CLI_OK)
+		return cli_exit(rc);
 	rc = admin_begin(&a, &c, false);
 	if (rc)
 		return rc;

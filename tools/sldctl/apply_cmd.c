@@ -239,7 +239,9 @@ int cmd_apply(int argc, char **argv)
 	struct conf cf;
 	int rc;
 
-	CLI_PARSE_OR_RETURN(&cl, argc, argv);
+	rc = cli_parse(&cl, argc, argv);
+	if (rc != CLI_OK)
+		return cli_exit(rc);
 	dry_run = cli_flag(&cl, "dry-run");
 	module = cli_str(&cl, "module");
 	if (module && (strlen(module) >= sizeof(buf) ||

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sldctl.h"
 #include "util.h"
 
 #define ID_JSON	1000
@@ -30,6 +31,11 @@ int cli_error(const struct cli *c, const char *fmt, ...)
 	fputc('\n', stderr);
 	cli_usage(c, stderr);
 	return CLI_ERR;
+}
+
+int cli_exit(int parse_result)
+{
+	return parse_result == CLI_HELP ? SLDCTL_EXIT_OK : SLDCTL_EXIT_ERROR;
 }
 
 static int nopts(const struct cli *c)

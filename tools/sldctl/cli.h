@@ -53,21 +53,17 @@ bool cli_flag(const struct cli *c, const char *name);
 const char *cli_str(const struct cli *c, const char *name);
 
 void cli_usage(const struct cli *c, FILE *f);
-/* "sldctl CMD: msg" on stderr, then the usage line; returns exit 2. */
+/* "sldctl CMD: msg" on stderr, then the usage line; returns CLI_ERR. */
 int cli_error(const struct cli *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
- * Shorthand for a subcommand: parse, and return from the caller on help
- * (exit 0) or a usage error (exit 2).
+ * The exit status after a cli_parse() result other than CLI_OK: 0 after
+ * --help (usage printed), 2 after a usage error. A subcommand does
+ *	rc = cli_parse(&c, argc, argv);
+ *	if (rc != CLI_OK)
+ *		return cli_exit(rc);
  */
-#define CLI_PARSE_OR_RETURN(c, argc, argv)				\
-	do {								\
-		int __r = cli_parse((c), (argc), (argv));		\
-		if (__r == CLI_HELP)					\
-			return SLDCTL_EXIT_OK;				\
-		if (__r != CLI_OK)					\
-			return SLDCTL_EXIT_ERROR;			\
-	} while (0)
+int cli_exit(int parse_result);
 
 #endif /* SLDCTL_CLI_H */

@@ -166,8 +166,6 @@ nomem:
 	return -ENOMEM;
 }
 
-#define ERR(...) return conf_add_error(c, file, lineno, __VA_ARGS__)
-
 /* One line without its newline; len <= CONF_LINE_MAX. */
 static int parse_line(struct conf *c, const char *file, unsigned int lineno,
 		      const char *line, size_t len)
@@ -186,24 +184,30 @@ static int parse_line(struct conf *c, const char *file, unsigned int lineno,
 	/* Encoding first: a comment may hold UTF-8, nothing may hold NUL. */
 	for (i = 0; i < len; i += k) {
 		if (!u[i])
-			ERR("NUL byte at column %zu", i + 1);
+			return conf_add_error(c, file, lineno,
+					      "NUL byte at column %zu", i + 1);
 		k = utf8_len(u + i, len - i);
 		if (!k)
-			ERR("invalid UTF-8 (byte 0x%02x at column %zu)", u[i], i + 1);
+			return conf_add_error(c, file, lineno,
+					      "invalid UTF-8 (byte 0x%02x at column %zu)",
+					      u[i], i + 1);
 	}
 	if (*b == '#')
 		return 0;
 	for (i = 0; i < len; i++) {
 		if (u[i] >= 0x80)
-			ERR("non-ASCII character at column %zu (only comments may hold UTF-8)",
-			    i + 1);
+			return conf_add_error(c, file, lineno,
+					      "non-ASCII character at column %zu (only comments may hold UTF-8)",
+					      i + 1);
 		if ((u[i] < 0x20 && u[i] != '\t' && !(u[i] == '\r' && i == len - 1)) ||
 		    u[i] == 0x7f)
-			ERR("control character 0x%02x at column %zu", u[i], i + 1);
+			return conf_add_error(c, file, lineno,
+					      "control character 0x%02x at column %zu",
+					      u[i], i + 1);
 	}
 	eq = memchr(b, '=', e - b);
 	if (!eq)
-		ERR("missing '='");
+		return conf_add_error(c, file, lineno, "missing '='");
 	kb = b;
 	ke = eq;
 	trim(&kb, &ke);
@@ -211,31 +215,36 @@ static int parse_line(struct conf *c, const char *file, unsigned int lineno,
 	ve = e;
 	trim(&vb, &ve);
 	if (kb == ke)
-		ERR("empty key");
+		return conf_add_error(c, file, lineno, "empty key");
 	if ((size_t)(ke - kb) > CONF_KEY_MAX)
-		ERR("key too long (%zu characters, at most %d)",
-		    (size_t)(ke - kb), CONF_KEY_MAX);
+		return conf_add_error(c, file, lineno,
+				      "key too long (%zu characters, at most %d)",
+				      (size_t)(ke - kb), CONF_KEY_MAX);
 	for (i = 0; i < (size_t)(ke - kb); i++)
 		if (!((kb[i] >= 'a' && kb[i] <= 'z') || kb[i] == '_'))
-			ERR("invalid character '%c' in key '%.*s' (allowed: a-z and _)",
-			    kb[i], (int)(ke - kb), kb);
+			return conf_add_error(c, file, lineno,
+					      "invalid character '%c' in key '%.*s' (allowed: a-z and _)",
+					      kb[i], (int)(ke - kb), kb);
 	memcpy(key, kb, ke - kb);
 	key[ke - kb] = '\0';
 	if (vb == ve)
-		ERR("empty value for '%s'", key);
+		return conf_add_error(c, file, lineno,
+				      "empty value for '%s'", key);
 	if ((size_t)(ve - vb) > CONF_VAL_MAX)
-		ERR("value of '%s' too long (%zu bytes, at most %d)", key,
-		    (size_t)(ve - vb), CONF_VAL_MAX);
+		return conf_add_error(c, file, lineno,
+				      "value of '%s' too long (%zu bytes, at most %d)",
+				      key, (size_t)(ve - vb), CONF_VAL_MAX);
 	for (i = 0; i < (size_t)(ve - vb); i++)
 		if (vb[i] == '\t')
-			ERR("tab inside the value of '%s'", key);
+			return conf_add_error(c, file, lineno,
+					      "tab inside the value of '%s'", key);
 	old = find_entry(c, key);
 	if (old && old->file_id == c->nfiles)
-		ERR("duplicate key '%s' (already set at line %u)", key, old->line);
+		return conf_add_error(c, file, lineno,
+				      "duplicate key '%s' (already set at line %u)",
+				      key, old->line);
 	return set_entry(c, file, lineno, key, vb, ve - vb);
 }
-
-#undef ERR
 
 int conf_parse(struct conf *c, const char *file, const char *buf, size_t len)
 {

@@ -341,7 +341,9 @@ int cmd_doctor(int argc, char **argv)
 	struct utsname u;
 	int rc;
 
-	CLI_PARSE_OR_RETURN(&c, argc, argv);
+	rc = cli_parse(&c, argc, argv);
+	if (rc != CLI_OK)
+		return cli_exit(rc);
 	if (kernel_release(&c, &u, &x.kver))
 		return SLDCTL_EXIT_ERROR;
 	host_read(&x.h);

@@ -121,7 +121,9 @@ static int exempt_edit(int argc, char **argv, bool add)
 	int rc, any = 0, nch = 0;
 
 	c.cmd = add ? "exempt add" : "exempt remove";
-	CLI_PARSE_OR_RETURN(&c, argc, argv);
+	rc = cli_parse(&c, argc, argv);
+	if (rc != CLI_OK)
+		return cli_exit(rc);
 	for (i = 0; i < NKINDS; i++)
 		any += cli_get(&c, by_opt[i].opt)->n;
 	if (!any)

@@ -163,9 +163,11 @@ int cmd_offenders(int argc, char **argv)
 	const char *since;
 	char why[256 + PATH_MAX];
 	size_t i;
-	int rc = SLDCTL_EXIT_OK;
+	int rc;
 
-	CLI_PARSE_OR_RETURN(&c, argc, argv);
+	rc = cli_parse(&c, argc, argv);
+	if (rc != CLI_OK)
+		return cli_exit(rc);
 	if (parse_since(&c, &since))
 		return SLDCTL_EXIT_ERROR;
 	if (offenders_read(&o, since, why, sizeof(why))) {
@@ -173,6 +175,7 @@ int cmd_offenders(int argc, char **argv)
 		offenders_free(&o);
 		return SLDCTL_EXIT_ERROR;
 	}
+	rc = SLDCTL_EXIT_OK;
 	for (i = 0; i < o.n; i++)
 		if (offender_trapped(&o.v[i]))
 			rc = SLDCTL_EXIT_FOUND;

@@ -59,7 +59,9 @@ static int policy_get(int argc, char **argv)
 	size_t i;
 	int k, rc;
 
-	CLI_PARSE_OR_RETURN(&c, argc, argv);
+	rc = cli_parse(&c, argc, argv);
+	if (rc != CLI_OK)
+		return cli_exit(rc);
 	for (k = 0; k < c.nargs; k++) {
 		if (!scalar(&c, c.args[k]))
 			return SLDCTL_EXIT_ERROR;
@@ -92,7 +94,9 @@ static int policy_set(int argc, char **argv)
 	struct admin a;
 	int rc;
 
-	CLI_PARSE_OR_RETURN(&c, argc, argv);
+	rc = cli_parse(&c, argc, argv);
+	if (rc != CLI_OK)
+		return cli_exit(rc);
 	d = scalar(&c, c.nargs == 2 ? c.args[0] : "on_hypervisor");
 	if (!d)
 		return SLDCTL_EXIT_ERROR;

@@ -133,7 +133,9 @@ static int registry_add(int argc, char **argv)
 	struct admin a;
 	int rc;
 
-	CLI_PARSE_OR_RETURN(&c, argc, argv);
+	rc = cli_parse(&c, argc, argv);
+	if (rc != CLI_OK)
+		return cli_exit(rc);
 	safe = cli_flag(&c, "safe");
 	hv = cli_flag(&c, "hypervisor");
 	if (safe == hv)
@@ -169,7 +171,9 @@ static int registry_remove(int argc, char **argv)
 	const char *src;
 	struct admin a;
 
-	CLI_PARSE_OR_RETURN(&c, argc, argv);
+	rc = cli_parse(&c, argc, argv);
+	if (rc != CLI_OK)
+		return cli_exit(rc);
 	rc = admin_begin(&a, &c, true);
 	if (rc)
 		return rc;

@@ -305,9 +305,12 @@ int cmd_scan(int argc, char **argv)
 	struct cli c = { .cmd = "scan", .usage = "[--json] FILE...",
 			 .min_args = 1, .max_args = -1, .missing = "no file given" };
 	struct json j;
-	int i, rc = SLDCTL_EXIT_OK;
+	int i, rc;
 
-	CLI_PARSE_OR_RETURN(&c, argc, argv);
+	rc = cli_parse(&c, argc, argv);
+	if (rc != CLI_OK)
+		return cli_exit(rc);
+	rc = SLDCTL_EXIT_OK;
 	if (c.json) {
 		json_init(&j, stdout, true);
 		json_begin_array(&j);

@@ -484,7 +484,9 @@ int cmd_status(int argc, char **argv)
 	size_t i;
 	int rc, fmt;
 
-	CLI_PARSE_OR_RETURN(&cl, argc, argv);
+	rc = cli_parse(&cl, argc, argv);
+	if (rc != CLI_OK)
+		return cli_exit(rc);
 	fmt = out_format(&cl);
 	if (fmt < 0)
 		return SLDCTL_EXIT_ERROR;
