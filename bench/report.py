@@ -175,6 +175,7 @@ if os.path.exists(vm):
     lines = [l.rstrip("\n").split("\t") for l in open(vm) if l.startswith("BENCH\t")]
     ac = defaultdict(dict)
     actrap = defaultdict(dict)	# case -> round -> ns per lock
+    wrmsr = defaultdict(lambda: defaultdict(dict))	# field -> case -> round
     load = defaultdict(dict)
     loadi = defaultdict(lambda: defaultdict(dict))	# kernel -> case -> round
     # bench ("ctxsw" wall clock, "ctxsw-icount" instructions) -> case -> round
@@ -194,6 +195,9 @@ if os.path.exists(vm):
             ac[f[3]][f[2]] = int(f[4])
         elif f[1] == "actrap" and f[4]:
             actrap[f[3]][f[2]] = int(f[4])
+        elif f[1] == "wrmsr" and f[4]:
+            for i, k in ((4, "ns"), (5, "real"), (6, "account")):
+                wrmsr[k][f[3]][f[2]] = float(f[i])
         elif f[1] == "load" and f[4]:
             load[f[3]][f[2]] = int(f[4])
         elif f[1].startswith("load-icount/") and f[4]:
@@ -246,6 +250,25 @@ plot 'ac.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerror
                    "traps; m1 sleeps 10 ms in each). exempt: exempt by path, its first lock's #AC "
                    "taken by sld_compat (averaged over the run), none after. proactive: "
                    "exempt_proactive=Y, no #AC. aligned: no split, the floor.\n")
+    if wrmsr:
+        rounds = sorted(wrmsr["ns"]["unprotected"], key=int)
+        out.append("## MSR writes per context switch, counted by the enforcing test CPU (%d "
+                   "rounds, interleaved)\n" % len(rounds))
+        out.append("| case | real WRMSRs per switch, median [min .. max] | sld_compat's account "
+                   "per switch | ns per switch / unprotected, per round |")
+        out.append("|---|---|---|---|")
+        for c in ["unprotected", "protected", "mixed"]:
+            if c not in wrmsr["ns"]:
+                continue
+            rs = [r for r in rounds if r in wrmsr["ns"][c]]
+            ratio = [wrmsr["ns"][c][r] / wrmsr["ns"]["unprotected"][r] for r in rs]
+            out.append("| %s | %s | %s | %s |" % (
+                c, spread([wrmsr["real"][c][r] for r in rs], "{:.3f}"),
+                spread([wrmsr["account"][c][r] for r in rs], "{:.3f}"),
+                spread(ratio, "{:.2f}")))
+        out.append("\nTwo threads on cpu0 pass a byte (sldhv pingpong); the test QEMU counts "
+                   "the WRMSRs to MSR_TEST_CTRL cpu0 executes (tests/qemu/0004). protected: both "
+                   "threads protected, the hold is handed over; mixed: one protected.\n")
     if load:
         rounds = load_rounds(load)
         out.append("## insmod cost of the load-time scan in the VM (%d rounds, interleaved)\n" % len(rounds))

@@ -20,6 +20,10 @@
  *   sldcpu msr CPU REG [VALUE]
  *       read (or write, then read back) an MSR through /dev/cpu/CPU/msr;
  *       prints "0x..." (numbers in any strtoull base)
+ *   sldcpu wrmsrs CPU
+ *       the WRMSRs to MSR_TEST_CTRL that CPU has executed, as the test
+ *       QEMU counts them (tests/qemu/0004: MSR 0x40000333, bit 63 set);
+ *       prints the count, or exits 3 on a CPU that does not count
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -35,7 +39,7 @@ static unsigned char buf[256] __attribute__((aligned(64)));
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldcpu time N split|aligned GAP_US | forced N | op KIND split|aligned | msr CPU REG [VALUE]\n");
+	fprintf(stderr, "usage: sldcpu time N split|aligned GAP_US | forced N | op KIND split|aligned | msr CPU REG [VALUE] | wrmsrs CPU\n");
 	return 2;
 }
 
@@ -158,6 +162,35 @@ static int do_msr(const char *cpu, const char *reg, const char *val)
 	return 0;
 }
 
+/* The enforcing test QEMU's count of real WRMSRs to MSR_TEST_CTRL. */
+#define MSR_TEST_CTRL_WRITES	0x40000333
+#define WRITES_VALID		(1ull << 63)
+
+static int do_wrmsrs(const char *cpu)
+{
+	char path[64];
+	uint64_t v;
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/cpu/%s/msr", cpu);
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		perror(path);
+		return 1;
+	}
+	if (pread(fd, &v, 8, MSR_TEST_CTRL_WRITES) != 8) {
+		perror("rdmsr");
+		return 1;
+	}
+	close(fd);
+	if (!(v & WRITES_VALID)) {
+		fprintf(stderr, "sldcpu: this CPU does not count WRMSRs\n");
+		return 3;
+	}
+	printf("%llu\n", (unsigned long long)(v & ~WRITES_VALID));
+	return 0;
+}
+
 static int set_sld(int fd)
 {
 	uint64_t v;
@@ -207,6 +240,8 @@ int main(int argc, char **argv)
 		return do_forced(atoi(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "op"))
 		return do_op(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "wrmsrs"))
+		return do_wrmsrs(argv[2]);
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "msr"))
 		return do_msr(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
 	return usage();
