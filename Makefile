@@ -65,6 +65,7 @@ check-full: deps
 	$(MAKE) lint-sid
 	$(MAKE) dkms-check-sid
 	$(MAKE) vm-check-sid
+	$(MAKE) cpu-check-sid
 	$(MAKE) vm-check-255
 
 # tests/vm/t-many on 255 vCPUs (make check boots 64): about 15 minutes of
@@ -76,12 +77,22 @@ vm-check-255: vmbin
 
 # Debian unstable's newest kernel (resolved from its linux-image-amd64 by
 # tests/vm/sid.sh, built for in a debootstrapped unstable root) and its -rt:
-# the main suite on each. Not in `make check`: about 4 minutes to set up the
-# root the first time and 10 per boot, past .ci/run's budget.
+# the main suite and the SMT boot on each, then cpu-check on each (t-cpu,
+# SMT, t/87 and both crash boots on the enforcing CPU). Not in
+# `make check`: about 4 minutes to set up the root the first time and 10
+# per boot, past .ci/run's budget.
 vm-check-sid: vmbin
 	SLD_SID=1 bash tests/vm/deps.sh
-	set -e; for k in $$(bash tests/vm/sid.sh kvers); do bash tests/vm/vm.sh $$k check; done
-	prove --exec cat $$(for k in $$(bash tests/vm/sid.sh kvers); do echo build/vm/$$k.tap; done)
+	set -e; for k in $$(bash tests/vm/sid.sh kvers); do \
+		bash tests/vm/vm.sh $$k check; bash tests/vm/vm.sh $$k smt; \
+	done
+	prove --exec cat $$(for k in $$(bash tests/vm/sid.sh kvers); do \
+		echo build/vm/$$k.tap build/vm/$$k-smt.tap; done)
+
+cpu-check-sid: vmbin
+	SLD_SID=1 bash tests/vm/deps.sh
+	k="$$(bash tests/vm/sid.sh kvers)"; $(MAKE) cpu-check CPU_KVERS="$$k" \
+		CPU_SMT_KVERS="$$k" CPU_IBT_KVER="$${k%% *}"
 
 vm-check: vmbin
 	bash tests/vm/check.sh
@@ -96,18 +107,21 @@ check-stress: deps vmbin
 # The enforcing test CPU (tests/qemu/: split-lock detection and kernel IBT
 # in a patched QEMU, built once): tests/vm/t-cpu (the CPU without
 # sld_compat, then sld_compat on real traps) on each of CPU_KVERS, and on
-# the first with two SMT threads of one core;
+# each of CPU_SMT_KVERS with two SMT threads of one core;
 # t/87-inuse on real traps (an unload refused under a vCPU doing kernel
-# split locks, issue #18); then issue #12's crash on CPU_IBT_KVER and a kernel split lock's on the
-# first (tests/qemu/crash.sh).
+# split locks, issue #18); then issue #12's crash on CPU_IBT_KVER and a
+# kernel split lock's on the first of CPU_KVERS (tests/qemu/crash.sh).
 CPU_KVERS ?= 6.1.0-57-amd64 6.1.0-57-rt-amd64 6.12.107+deb12-amd64
+CPU_SMT_KVERS ?= $(firstword $(CPU_KVERS))
 CPU_IBT_KVER ?= 6.12.107+deb12-amd64
 cpu-check: deps vmbin
 	rm -f build/vm-enforcing/*.tap
 	set -e; for k in $(CPU_KVERS); do \
 		VM_CPU=enforcing VM_T=tests/vm/t-cpu bash tests/vm/vm.sh $$k check; \
 	done
-	VM_CPU=enforcing VM_T=tests/vm/t-cpu bash tests/vm/vm.sh $(firstword $(CPU_KVERS)) smt
+	set -e; for k in $(CPU_SMT_KVERS); do \
+		VM_CPU=enforcing VM_T=tests/vm/t-cpu bash tests/vm/vm.sh $$k smt; \
+	done
 	set -e; for k in $(CPU_KVERS); do \
 		VM_CPU=enforcing VM_ONLY=87 VM_OUT=build/vm-enforcing/87 bash tests/vm/vm.sh $$k check; \
 		cp build/vm-enforcing/87/$$k.tap build/vm-enforcing/$$k-87.tap; \
@@ -176,7 +190,7 @@ clean:
 	$(MAKE) -C src clean KDIR=$(KDIR) 2>/dev/null || true
 
 .PHONY: all module tools deps vmbin unit objdump-check fuzz-short fuzz \
-	vm-check vm-check-sid vm-check-255 lint lint-sid check check-full check-stress demo clean dkms-check dkms-check-sid objdump-check-sid bench FORCE \
+	vm-check vm-check-sid cpu-check-sid vm-check-255 lint lint-sid check check-full check-stress demo clean dkms-check dkms-check-sid objdump-check-sid bench FORCE \
 	cpu-check
 
 # A real host: install the source under /usr/src and let DKMS build and
