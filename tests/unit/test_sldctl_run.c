@@ -478,16 +478,21 @@ static void test_status_loaded(void **state)
 	assert_string_equal(jstr(o, "knobs.exempt_comm"), "game");
 	assert_int_equal(jlen(o, "account"), 2);
 	assert_string_equal(jstr(o, "account.1"), "cpu1 core=0.1 hold=1 task=1 bracket=0 sld=off toggles_off=1 toggles_on=0 msr_writes=1 msr_skipped=0 reasserts=0 brackets=0");
-	assert_string_equal(jstr(o, "tasks.0"), "1234 vmware-vmx reason=hypervisor cpu=1 ac=0");
-	assert_string_equal(jstr(o, "hypervisors.0"), "vmmon protect tasks=1");
+	assert_string_equal(jstr(o, "tasks.0"), "1234 vmware-vmx why=hypervisor hv=vmmon cpu=1 running=1 switches=9 ac_user=2 ac_guest=0");
+	assert_string_equal(jstr(o, "hypervisors.0"), "vmmon state=hooked via=profile entry=Vmx86_RunVM tasks=1 ac_user=2 ac_guest=0");
 	assert_string_equal(jstr(o, "degraded.0"), "none");
 	assert_non_null(strstr(jstr(o, "modules.0"), "vmmon hypervisor"));
 	assert_int_equal(jlen(o, "errors"), 0);
 	RUN(&r, "status");
 	assert_int_equal(r.rc, 0);
-	assert_non_null(strstr(r.out, "kernel split-lock mode: warn (from sld_compat)\n"));
+	assert_non_null(strstr(r.out, "kernel: split-lock mode warn (from sld_compat),"));
 	assert_non_null(strstr(r.out, "sld_compat mode: on_hypervisor=protect enabled=Y\n"));
-	assert_non_null(strstr(r.out, "kernel.split_lock_mitigate: 1\n"));
+	assert_non_null(strstr(r.out, ", split_lock_mitigate 1\n"));
+	assert_non_null(strstr(r.out, "protected tasks: 1 (hypervisor 1, comm 0, path 0, cgroup 0)\n"));
+	assert_non_null(strstr(r.out, "hypervisors:\n  vmmon: hypervisor (known-hypervisor), hooked via profile, entry Vmx86_RunVM, 1 task, #AC user 2 guest 0\n"));
+	assert_non_null(strstr(r.out, "#AC handled: 2 user, 0 guest\n"));
+	assert_non_null(strstr(r.out, "  exempt_comm: game\n"));
+	assert_non_null(strstr(r.out, "  1234 vmware-vmx why=hypervisor hv=vmmon cpu=1"));
 }
 
 /* Without the module: kernel log, then command line, then default. */

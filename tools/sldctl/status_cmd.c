@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sldctl status [--json] [--format text|json|prometheus]
+ * sldctl status [-v|--verbose] [--json] [--format text|json|prometheus]
  *
- * What the host offers and what sld_compat reports, generically: the CPU
- * flags split_lock_detect and bus_lock_detect (first "flags" line of
- * /proc/cpuinfo), whether sld_compat is loaded (/sys/module/sld_compat),
- * then every readable file below /sys/kernel/sld_compat/ (subdirectories
- * as "dir/file") and every knob in /sys/module/sld_compat/parameters/,
- * in byte order of their names. New files show up without code changes.
+ * What the host offers and what sld_compat reports: the CPU flags
+ * split_lock_detect and bus_lock_detect (first "flags" line of
+ * /proc/cpuinfo), the kernel's split-lock mode (host.c), whether
+ * sld_compat is loaded (/sys/module/sld_compat), then every readable
+ * file below /sys/kernel/sld_compat/ (subdirectories as "dir/file"),
+ * every knob in /sys/module/sld_compat/parameters/, in byte order of
+ * their names, and /proc/sld_compat_{modules,account}.
  *
- * Human output: "name: value"; a value of several lines is printed below
- * its name, indented; bytes outside printable ASCII are shown as \xNN.
+ * Human output (status_text.c): a summary, then the details, each value
+ * once; --verbose adds hooks, kernel code, per-CPU account and every
+ * module's scan record. Files it does not know are shown as they are.
  * --json: {"cpu": {"split_lock_detect": bool|null, "bus_lock_detect":
  * bool|null}, "loaded": bool, "status": {name: string|null}, "knobs":
  * {name: string|null}, "in_use": {"refcnt", "hypervisor_tasks",
@@ -44,21 +46,11 @@
 #include "knob.h"
 #include "sldctl.h"
 #include "status_prom.h"
+#include "status_text.h"
 #include "util.h"
 
 #define VALUE_MAX	(1u << 20)
 #define DEPTH_MAX	4
-
-struct item {
-	char *name;
-	char *value;	/* NULL: unreadable */
-	size_t len;
-};
-
-struct items {
-	struct item *v;
-	size_t n;
-};
 
 struct errs {
 	char **v;
@@ -92,10 +84,10 @@ static int name_cmp(const struct dirent **a, const struct dirent **b)
 }
 
 /* Read path into a new item called name (taken over). */
-static void add_item(struct items *it, const char *path, char *name,
+static void add_item(struct status_items *it, const char *path, char *name,
 		     struct errs *e)
 {
-	struct item *nv;
+	struct status_item *nv;
 	int r;
 
 	nv = realloc(it->v, (it->n + 1) * sizeof(*nv));
@@ -116,8 +108,8 @@ static void add_item(struct items *it, const char *path, char *name,
 }
 
 /* dir/name as an item, if it exists. */
-static void read_one(const char *dir, const char *name, struct items *it,
-		     struct errs *e)
+static void read_one(const char *dir, const char *name,
+		     struct status_items *it, struct errs *e)
 {
 	char *path, *n;
 	struct stat st;
@@ -132,7 +124,7 @@ static void read_one(const char *dir, const char *name, struct items *it,
 
 /* Read every file below dir into it; prefix is the name so far. */
 static void read_dir(const char *dir, const char *prefix, int depth,
-		     struct items *it, struct errs *e)
+		     struct status_items *it, struct errs *e)
 {
 	struct dirent **names;
 	struct stat st;
@@ -182,7 +174,7 @@ next:
 	free(names);
 }
 
-static void free_items(struct items *it)
+static void free_items(struct status_items *it)
 {
 	size_t i;
 
@@ -193,48 +185,8 @@ static void free_items(struct items *it)
 	free(it->v);
 }
 
-static void put_escaped(const char *s, size_t len, const char *indent)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char ch = s[i];
-
-		if (ch == '\n')
-			printf("\n%s", indent);
-		else if (ch == '\t' || (ch >= 0x20 && ch < 0x7f && ch != '\\'))
-			putchar(ch);
-		else
-			printf("\\x%02x", ch);
-	}
-}
-
-static void print_items_human(const char *title, const struct items *it)
-{
-	size_t i;
-
-	printf("%s:\n", title);
-	for (i = 0; i < it->n; i++) {
-		const struct item *x = &it->v[i];
-
-		printf("  ");
-		put_escaped(x->name, strlen(x->name), "");
-		if (!x->value) {
-			printf(": (unreadable)\n");
-		} else if (memchr(x->value, '\n', x->len)) {
-			printf(":\n    ");
-			put_escaped(x->value, x->len, "    ");
-			putchar('\n');
-		} else {
-			printf(": ");
-			put_escaped(x->value, x->len, "");
-			putchar('\n');
-		}
-	}
-}
-
 static void print_items_json(struct json *j, const char *key,
-			     const struct items *it)
+			     const struct status_items *it)
 {
 	size_t i;
 
@@ -258,14 +210,9 @@ static void json_tristate(struct json *j, int v)
 		json_bool(j, v);
 }
 
-static const char *tristate(int v)
-{
-	return v < 0 ? "unknown" : v ? "yes" : "no";
-}
-
 /* A status file's lines as a JSON array (null when absent). */
-static void json_lines(struct json *j, const char *key, const struct items *it,
-		       const char *name)
+static void json_lines(struct json *j, const char *key,
+		       const struct status_items *it, const char *name)
 {
 	size_t i, k;
 
@@ -310,18 +257,6 @@ static void json_host(struct json *j, const struct host *h)
 	json_field_bool(j, "loaded", h->loaded);
 }
 
-/* Why rmmod would be refused (see host_in_use()). */
-static void print_in_use(void)
-{
-	struct in_use u;
-	char why[512];
-
-	if (host_in_use(&u))
-		return;
-	host_in_use_text(&u, why, sizeof(why));
-	printf("sld_compat in use: %s\n", why);
-}
-
 static void json_in_use(struct json *j)
 {
 	struct in_use u;
@@ -338,9 +273,10 @@ static void json_in_use(struct json *j)
 	json_end_object(j);
 }
 
-static void print_json(const struct host *h, const struct items *status,
-		       const struct items *knobs, const struct items *procs,
-		       const struct errs *errs)
+static void print_json(const struct host *h,
+		       const struct status_items *status,
+		       const struct status_items *knobs,
+		       const struct status_items *procs, const struct errs *errs)
 {
 	struct json j;
 	size_t i;
@@ -366,46 +302,10 @@ static void print_json(const struct host *h, const struct items *status,
 	json_end(&j);
 }
 
-static const char *find_value(const struct items *it, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < it->n; i++)
-		if (!strcmp(it->v[i].name, name) && it->v[i].value)
-			return it->v[i].value;
-	return NULL;
-}
-
-static void print_human(const struct host *h, const struct items *status,
-			const struct items *knobs, const struct items *procs)
-{
-	const char *pol = find_value(knobs, "on_hypervisor");
-	const char *deg = find_value(status, "degraded");
-
-	printf("cpu split_lock_detect: %s\n", tristate(h->cpu_sld));
-	printf("cpu bus_lock_detect: %s\n", tristate(h->cpu_bld));
-	printf("kernel split-lock mode: %s (from %s)\n", h->mode, h->mode_source);
-	if (h->mitigate < 0)
-		printf("kernel.split_lock_mitigate: absent\n");
-	else
-		printf("kernel.split_lock_mitigate: %d\n", h->mitigate);
-	printf("sld_compat: %s\n", h->loaded ? "loaded" : "not loaded");
-	if (!h->loaded)
-		return;
-	printf("sld_compat mode: on_hypervisor=%s enabled=%s\n", pol ? pol : "?",
-	       find_value(knobs, "enabled") ? find_value(knobs, "enabled") : "?");
-	print_in_use();
-	if (deg && strcmp(deg, "none"))
-		printf("sld_compat degraded features:\n    %s\n", deg);
-	print_items_human("status", status);
-	print_items_human("knobs", knobs);
-	if (procs->n)
-		print_items_human("modules seen (/proc)", procs);
-}
-
 /* Read everything status shows; errors are collected. */
-static void gather(const struct host *h, struct items *status,
-		   struct items *knobs, struct items *procs, struct errs *errs)
+static void gather(const struct host *h, struct status_items *status,
+		   struct status_items *knobs, struct status_items *procs,
+		   struct errs *errs)
 {
 	char sdir[4096], pdir[4096], proc[4096];
 
@@ -425,21 +325,22 @@ static void gather(const struct host *h, struct items *status,
 	read_one(proc, "sld_compat_account", procs, errs);
 }
 
-static void print_prom(const struct host *h, const struct items *status,
-		       const struct items *knobs, const struct items *procs,
-		       const struct errs *errs)
+static void print_prom(const struct host *h,
+		       const struct status_items *status,
+		       const struct status_items *knobs,
+		       const struct status_items *procs, const struct errs *errs)
 {
 	struct prom_in in = {
 		.loaded = h->loaded,
 		.errors = errs->n,
-		.version = find_value(status, "version"),
-		.sld_mode = find_value(status, "sld_mode"),
-		.ac = find_value(status, "ac"),
-		.hypervisors = find_value(status, "hypervisors"),
-		.tasks = find_value(status, "tasks"),
-		.disable_count = find_value(status, "disable_count"),
-		.account = find_value(procs, "sld_compat_account"),
-		.modules = find_value(procs, "sld_compat_modules"),
+		.version = status_find(status, "version"),
+		.sld_mode = status_find(status, "sld_mode"),
+		.ac = status_find(status, "ac"),
+		.hypervisors = status_find(status, "hypervisors"),
+		.tasks = status_find(status, "tasks"),
+		.disable_count = status_find(status, "disable_count"),
+		.account = status_find(procs, "sld_compat_account"),
+		.modules = status_find(procs, "sld_compat_modules"),
 	};
 
 	(void)knobs;
@@ -454,6 +355,9 @@ static int out_format(const struct cli *cl)
 	const char *f = cli_str(cl, "format");
 	int fmt;
 
+	if (!f && cl->json && cli_flag(cl, "verbose"))
+		return cli_error(cl, "--verbose is for the text view, not --json"),
+		       -1;
 	if (!f)
 		return cl->json ? FMT_JSON : FMT_TEXT;
 	if (!strcmp(f, "text"))
@@ -467,6 +371,9 @@ static int out_format(const struct cli *cl)
 		       -1;
 	if (cl->json && fmt != FMT_JSON)
 		return cli_error(cl, "--json conflicts with --format %s", f), -1;
+	if (cli_flag(cl, "verbose") && fmt != FMT_TEXT)
+		return cli_error(cl, "--verbose is for the text view, not --format %s",
+				 f), -1;
 	return fmt;
 }
 
@@ -474,11 +381,12 @@ int cmd_status(int argc, char **argv)
 {
 	static const struct cli_opt opts[] = {
 		{ .name = "format", .has_arg = true },
+		{ .name = "verbose", .short_name = 'v' },
 		{ NULL }
 	};
 	struct cli cl = { .cmd = "status", .opts = opts,
-			  .usage = "[--json] [--format text|json|prometheus]" };
-	struct items status = { 0 }, knobs = { 0 }, procs = { 0 };
+			  .usage = "[-v|--verbose] [--json] [--format text|json|prometheus]" };
+	struct status_items status = { 0 }, knobs = { 0 }, procs = { 0 };
 	struct errs errs = { 0 };
 	struct host h;
 	size_t i;
@@ -497,7 +405,8 @@ int cmd_status(int argc, char **argv)
 	else if (fmt == FMT_PROM)
 		print_prom(&h, &status, &knobs, &procs, &errs);
 	else
-		print_human(&h, &status, &knobs, &procs);
+		status_text(&h, &status, &knobs, &procs,
+			    cli_flag(&cl, "verbose"));
 	rc = errs.n ? SLDCTL_EXIT_ERROR :
 	     h.loaded ? SLDCTL_EXIT_OK : SLDCTL_EXIT_FOUND;
 	if (fmt == FMT_PROM)

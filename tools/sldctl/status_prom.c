@@ -67,8 +67,7 @@ static void sample1(const char *name, const char *k, const char *v,
 	sample(name, &k, &v, &l, 1, val);
 }
 
-/* The value of " key=" in line[0..len), the last one (a comm may hold it). */
-static const char *kv(const char *line, size_t len, const char *key,
+const char *status_kv(const char *line, size_t len, const char *key,
 		      size_t *vlen)
 {
 	size_t kl = strlen(key);
@@ -89,7 +88,7 @@ static int kv_num(const char *line, size_t len, const char *key,
 		  unsigned long long *v)
 {
 	size_t n;
-	const char *s = kv(line, len, key, &n);
+	const char *s = status_kv(line, len, key, &n);
 	char *end;
 
 	if (!s || !n || *s < '0' || *s > '9')
@@ -259,8 +258,8 @@ static void hv_tasks(const char *l, size_t len, void *ctx)
 	vl[0] = strcspn(l, " \n");
 	if (vl[0] >= len || kv_num(l, len, "tasks", &n))
 		return;
-	v[1] = kv(l, len, "state", &vl[1]);
-	v[2] = kv(l, len, "via", &vl[2]);
+	v[1] = status_kv(l, len, "state", &vl[1]);
+	v[2] = status_kv(l, len, "via", &vl[2]);
 	if (v[1] && v[2])
 		sample("hypervisor_tasks", k, v, vl, 3, n);
 }
@@ -346,8 +345,8 @@ static void task_line(const char *l, size_t len, void *ctx)
 			count_class(ctx, "unlisted", 8, "", 0, more);
 		return;
 	}
-	why = kv(l, len, "why", &wl);
-	hv = kv(l, len, "hv", &hl);
+	why = status_kv(l, len, "why", &wl);
+	hv = status_kv(l, len, "hv", &hl);
 	if (why && hv)
 		count_class(ctx, why, wl, hv, hl, 1);
 }

@@ -7,6 +7,7 @@
 #define SLDCTL_STATUS_PROM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct prom_in {
 	bool loaded;
@@ -18,5 +19,13 @@ struct prom_in {
 };
 
 void status_prom(const struct prom_in *in);
+
+/*
+ * The value of the field " key=VALUE" of line[0..len), *vlen bytes: the
+ * last such field (a task's comm, earlier on the line, may hold one), or
+ * NULL.
+ */
+const char *status_kv(const char *line, size_t len, const char *key,
+		      size_t *vlen);
 
 #endif /* SLDCTL_STATUS_PROM_H */
