@@ -88,6 +88,65 @@ field() { echo "$1" | sed -n "s/.*$2=\([0-9A-Z]*\).*/\1/p"; }
 # where sld_compat's MSR writes are real; 0 under stock TCG, where it
 # skips them (no SLD to switch).
 if grep -qw split_lock_detect /proc/cpuinfo; then CPU_SLD=1; else CPU_SLD=0; fi
+# KMODE: the kernel's split-lock mode at boot, its default warn where the
+# CPU has SLD; off under stock TCG (no X86_FEATURE_SPLIT_LOCK_DETECT).
+if [ $CPU_SLD = 1 ]; then KMODE=warn; else KMODE=off; fi
+
+# kguest_out N: what `sldtest ac guest N` prints when the kernel's own
+# guest path took all N calls: with mode off, SIGBUS each; in warn mode,
+# its split_lock_warn (the 10 ms penalty), which returns "handled".
+kguest_out() {
+	if [ $KMODE = warn ]; then echo "handled=$1 sigbus=0"; else echo "handled=0 sigbus=$1"; fi
+}
+# user_traps N OUT [before]: the #ACs sld_compat handles for a protected
+# task's N `ac user` split locks whose output is OUT: N handler calls
+# through the fixture; where it made real split locks instead (real=1:
+# the handler is sealed under IBT), the first only, after which SLD is off
+# under the task, or none for a task protected before its first lock
+# (before: a hypervisor's vCPU after its RUN, exempt_proactive=Y).
+user_traps() {
+	if [ "$(field "$2" real)" != 1 ]; then echo "$1"
+	elif [ "${3:-}" = before ]; then echo 0
+	else echo 1; fi
+}
+# protected_user [-b] N DESCRIPTION CMD...: CMD's N `ac user` split locks
+# all completed and sld_compat handled them: ac_user_handled + user_traps
+# (-b: protected before its first lock), none passed on to the kernel
+# (ac_user_passed unchanged).
+protected_user() {
+	_b=
+	[ "$1" = -b ] && { _b=before; shift; }
+	_n=$1 _d=$2
+	shift 2
+	_h0=$(ac ac_user_handled) _p0=$(ac ac_user_passed)
+	_o=$("$@" 2>&1)
+	_t=$(user_traps "$_n" "$_o" $_b)
+	_h1=$(ac ac_user_handled) _p1=$(ac ac_user_passed)
+	if echo "$_o" | grep -q "^handled=$_n sigbus=0 " &&
+	   [ "$_h1" = $((_h0 + _t)) ] && [ "$_p1" = "$_p0" ]; then
+		ok "$_d"
+	else
+		nok "$_d"
+		diag "  got: '$_o' (ac_user_handled $_h0 -> $_h1, want +$_t; ac_user_passed $_p0 -> $_p1)"
+	fi
+}
+# kguest N DESCRIPTION CMD...: CMD's output starts with kguest_out N and
+# sld_compat handled none of its guest #ACs (ac_guest_handled unchanged;
+# what tells the two apart in warn mode, where both say "handled").
+kguest() {
+	_n=$1 _d=$2
+	shift 2
+	_h0=$(ac ac_guest_handled 2>/dev/null)
+	_o=$("$@" 2>&1)
+	_h1=$(ac ac_guest_handled 2>/dev/null)
+	if echo "$_o" | grep -q "^$(kguest_out $_n) " && [ "$_h0" = "$_h1" ]; then
+		ok "$_d"
+	else
+		nok "$_d"
+		diag "  got: '$_o' (ac_guest_handled $_h0 -> $_h1)"
+		diag "  expected: '$(kguest_out $_n) ...', ac_guest_handled unchanged"
+	fi
+}
 
 # msr_matches WHEN: on a CPU with SLD, every CPU's MSR_TEST_CTRL is what
 # the account says: bit 29 exactly where it says sld=on, no other bit.

@@ -217,6 +217,7 @@ static void *loader(void *arg)
 static void *acpath(void *arg)
 {
 	const char *on = getenv("KNOBSTRESS_AC");
+	unsigned long cmd = FX_AC_USER;
 	int fd;
 
 	(void)arg;
@@ -226,8 +227,11 @@ static void *acpath(void *arg)
 	if (fd < 0)
 		return NULL;
 	while (!atomic_load(&stop)) {
-		if (ioctl(fd, FX_AC_USER) >= 0)
+		if (ioctl(fd, cmd) >= 0)
 			atomic_fetch_add(&n_ac, 1);
+		/* The user handler is sealed under IBT: the guest one is not. */
+		else if (errno == EOPNOTSUPP && cmd == FX_AC_USER)
+			cmd = FX_AC_GUEST;
 	}
 	close(fd);
 	return NULL;

@@ -15,7 +15,7 @@ like "$(grep '^ac-user ' $S/hooks)" '^ac-user handle_user_split_lock armed$' \
 like "$(grep '^ac-guest ' $S/hooks)" '^ac-guest handle_guest_split_lock armed$' \
 	"ac-guest hook armed on handle_guest_split_lock"
 diag "$(grep split_lock /sys/kernel/debug/kprobes/list 2>/dev/null)"
-is "$(cat $S/sld_mode)" off "kernel split-lock mode is off under TCG"
+is "$(cat $S/sld_mode)" $KMODE "kernel split-lock mode: $KMODE (CPU split_lock_detect $CPU_SLD)"
 echo 1 > /proc/sys/kernel/split_lock_mitigate
 is "$(cat $P/exempt_comm)" - "exempt_comm empty by default"
 
@@ -27,8 +27,8 @@ pmean=$(field "$plain" mean_us)
 if [ "${pmean:-0}" -ge 5000 ]; then ok "not exempt, user: mitigated, mean ${pmean} us >= 5000"
 else nok "not exempt, user: mitigated, mean ${pmean} us >= 5000"; fi
 is "$(ac ac_user_passed)" $((u0 + N)) "ac_user_passed counts $N"
-out=$(sldtest ac guest 3)
-like "$out" "^handled=0 sigbus=3 " "not exempt, guest, mode off: SIGBUS each call"
+kguest 3 "not exempt, guest, mode $KMODE: the kernel's path each call ($(kguest_out 3))" \
+	sldtest ac guest 3
 is "$(ac ac_guest_passed)" $((g0 + 3)) "ac_guest_passed counts 3"
 
 # ---- exempt by comm ---------------------------------------------------------
@@ -45,7 +45,8 @@ diag "mean latency per call: not exempt ${pmean} us, exempt ${emean} us"
 # Behaviour, not speed (the ratio is bench/vm/10-ac.sh's): no 10 ms sleep.
 if [ "${emean:-99999}" -lt 5000 ]; then ok "exempt, user: no mitigation sleep, mean ${emean} us < 5000"
 else nok "exempt, user: no mitigation sleep, mean ${emean} us < 5000"; fi
-is "$(ac ac_user_handled)" $((uh + E)) "ac_user_handled grew by exactly $E"
+ut=$(user_traps $E "$ex")	# E, or 1 with real split locks
+is "$(ac ac_user_handled)" $((uh + ut)) "ac_user_handled grew by exactly $ut"
 is "$(ac tasks_protected)" $((tp + 1)) "exempt, user: the task became protected once, not $E times"
 is "$(ac tasks_exited)" $((te + 1)) "exempt, user: its record went away when it exited"
 is "$(ac tasks_live)" 0 "exempt, user: no record left"
@@ -63,9 +64,15 @@ is "$(ac ac_guest_handled)" $((gh + E)) "ac_guest_handled grew by exactly $E"
 is "$(ac tasks_protected)" $((tp + 2)) "exempt, guest: protected too"
 is "$(new_dmesg | grep -c 'split lock by exempt-comm task sldgame\[')" 1 \
 	"exempt, guest: one warning line for $E split locks"
-is "$(ac ac_user_handled)" $((uh + E)) "guest calls leave ac_user_handled alone"
+is "$(ac ac_user_handled)" $((uh + ut)) "guest calls leave ac_user_handled alone"
 # The benchmark's stand-in for the kernel's warn-mode guest path.
 gw=$(sldtest ac guest-warn 2)
+# Where the fixture cannot call it (sealed under IBT, or not found): in
+# warn mode the guest handler runs it itself for a task not exempt.
+case $gw in
+handled=*) ;;
+*) diag "ac guest-warn: $gw"; [ $KMODE = warn ] && gw=$(sldtest ac guest 2) ;;
+esac
 like "$gw" '^handled=2 sigbus=0 ' "split_lock_warn() (guest path's warn-mode body): no SIGBUS"
 gwmean=$(field "$gw" mean_us)
 if [ "${gwmean:-0}" -ge 5000 ]; then ok "split_lock_warn(): mitigated, mean ${gwmean} us >= 5000"
@@ -96,7 +103,8 @@ out=$(/tmp/sldgame ac user 2)
 m=$(field "$out" mean_us)
 if [ "${m:-0}" -ge 5000 ]; then ok "disarmed: exempt task mitigated again (${m} us)"
 else nok "disarmed: exempt task mitigated again (${m} us)"; fi
-like "$(/tmp/sldgame ac guest 2)" "^handled=0 sigbus=2 " "disarmed: exempt task gets SIGBUS again"
+kguest 2 "disarmed: exempt task gets the kernel's path again ($(kguest_out 2))" \
+	/tmp/sldgame ac guest 2
 is "$(ac ac_user_handled) $(ac ac_guest_handled)" "$uh $gh" "disarmed: counters unchanged"
 is "$(w enabled 1)" OK "enabled=1"
 like "$(/tmp/sldgame ac guest 1)" "^handled=1 sigbus=0 " "re-armed: exempt again"
