@@ -25,7 +25,7 @@ tools:
 deps:
 	bash tests/vm/deps.sh
 
-build/vmbin/%: tests/vm/bin/%.c
+build/vmbin/%: tests/vm/bin/%.c $(wildcard tests/vm/bin/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(VMBIN_CFLAGS) -o $@ $<
 
@@ -77,14 +77,15 @@ vm-check-255: vmbin
 
 # Debian unstable's newest kernel (resolved from its linux-image-amd64 by
 # tests/vm/sid.sh, built for in a debootstrapped unstable root) and its -rt:
-# the main suite and the SMT boot on each, then cpu-check on each (t-cpu,
-# SMT, t/87 and both crash boots on the enforcing CPU). Not in
-# `make check`: about 4 minutes to set up the root the first time and 10
-# per boot, past .ci/run's budget.
+# the main suite and the SMT boot on each, on the enforcing CPU as in
+# `make check`; then cpu-check on each (t-cpu, its SMT boot and both crash
+# boots). Not in `make check`: about 4 minutes to set up the root the
+# first time and 10 per boot, past .ci/run's budget.
 vm-check-sid: vmbin
 	SLD_SID=1 bash tests/vm/deps.sh
 	set -e; for k in $$(bash tests/vm/sid.sh kvers); do \
-		bash tests/vm/vm.sh $$k check; bash tests/vm/vm.sh $$k smt; \
+		VM_CPU=enforcing VM_OUT=build/vm bash tests/vm/vm.sh $$k check; \
+		VM_CPU=enforcing VM_OUT=build/vm bash tests/vm/vm.sh $$k smt; \
 	done
 	prove --exec cat $$(for k in $$(bash tests/vm/sid.sh kvers); do \
 		echo build/vm/$$k.tap build/vm/$$k-smt.tap; done)
@@ -94,6 +95,9 @@ cpu-check-sid: vmbin
 	k="$$(bash tests/vm/sid.sh kvers)"; $(MAKE) cpu-check CPU_KVERS="$$k" \
 		CPU_SMT_KVERS="$$k" CPU_IBT_KVER="$${k%% *}"
 
+# The VM suite on the enforcing test CPU (6.1, 6.1-rt, 6.12, their SMT
+# boots), the 6.1 suite on stock TCG and the 64-vCPU boot (check.sh;
+# SUITE_CPU=stock: everything on stock TCG).
 vm-check: vmbin
 	bash tests/vm/check.sh
 
@@ -105,12 +109,12 @@ check-stress: deps vmbin
 	VM_STRESS_SECS=$(STRESS_SECS) VM_STRESS_FULL=1 VM_TIMEOUT=3600 bash tests/vm/check.sh
 
 # The enforcing test CPU (tests/qemu/: split-lock detection and kernel IBT
-# in a patched QEMU, built once): tests/vm/t-cpu (the CPU without
-# sld_compat, then sld_compat on real traps) on each of CPU_KVERS, and on
-# each of CPU_SMT_KVERS with two SMT threads of one core;
-# t/87-inuse on real traps (an unload refused under a vCPU doing kernel
-# split locks, issue #18); then issue #12's crash on CPU_IBT_KVER and a
-# kernel split lock's on the first of CPU_KVERS (tests/qemu/crash.sh).
+# in a patched QEMU, built once), the CPU `make vm-check` runs the suite
+# on: tests/vm/t-cpu (the CPU without sld_compat, then sld_compat on real
+# traps, real WRMSR counts) on each of CPU_KVERS, and on each of
+# CPU_SMT_KVERS with two SMT threads of one core; then issue #12's crash
+# on CPU_IBT_KVER and a kernel split lock's on the first of CPU_KVERS
+# (tests/qemu/crash.sh).
 CPU_KVERS ?= 6.1.0-57-amd64 6.1.0-57-rt-amd64 6.12.107+deb12-amd64
 CPU_SMT_KVERS ?= $(firstword $(CPU_KVERS))
 CPU_IBT_KVER ?= 6.12.107+deb12-amd64
@@ -121,10 +125,6 @@ cpu-check: deps vmbin
 	done
 	set -e; for k in $(CPU_SMT_KVERS); do \
 		VM_CPU=enforcing VM_T=tests/vm/t-cpu bash tests/vm/vm.sh $$k smt; \
-	done
-	set -e; for k in $(CPU_KVERS); do \
-		VM_CPU=enforcing VM_ONLY=87 VM_OUT=build/vm-enforcing/87 bash tests/vm/vm.sh $$k check; \
-		cp build/vm-enforcing/87/$$k.tap build/vm-enforcing/$$k-87.tap; \
 	done
 	bash tests/qemu/crash.sh $(CPU_IBT_KVER) ibt > build/vm-enforcing/$(CPU_IBT_KVER)-ibt.tap
 	bash tests/qemu/crash.sh $(firstword $(CPU_KVERS)) splitlock \

@@ -298,8 +298,11 @@ if [ "$mode" = bench ]; then
 	fi
 	exit 0
 fi
+# Each TAP line names the kernel, the mode and the CPU: "[6.1.0-57-amd64
+# smt enforcing]"; "stock" where the system QEMU's TCG CPU ran it.
+cpuname=${VM_CPU:-stock}
 if [ "$mode" = smt ] || [ "$mode" = many ]; then
-	"$top/tests/vm/collect.sh" "$kver $mode" "$log" > "$out/$kver-$mode.tap"
+	"$top/tests/vm/collect.sh" "$kver $mode $cpuname" "$log" > "$out/$kver-$mode.tap"
 else
-	"$top/tests/vm/collect.sh" "$kver" "$log" > "$out/$kver.tap"
+	"$top/tests/vm/collect.sh" "$kver $cpuname" "$log" > "$out/$kver.tap"
 fi
