@@ -195,7 +195,7 @@ if os.path.exists(vm):
             ac[f[3]][f[2]] = int(f[4])
         elif f[1] == "actrap" and f[4]:
             actrap[f[3]][f[2]] = int(f[4])
-        elif f[1] == "wrmsr" and f[4]:
+        elif f[1] == "wrmsr" and len(f) > 6 and all(x.replace(".", "", 1).isdigit() for x in f[4:7]):
             for i, k in ((4, "ns"), (5, "real"), (6, "account")):
                 wrmsr[k][f[3]][f[2]] = float(f[i])
         elif f[1] == "load" and f[4]:
@@ -261,7 +261,8 @@ plot 'ac.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerror
             if c not in wrmsr["ns"]:
                 continue
             rs = [r for r in rounds if r in wrmsr["ns"][c]]
-            ratio = [wrmsr["ns"][c][r] / wrmsr["ns"]["unprotected"][r] for r in rs]
+            ratio = [wrmsr["ns"][c][r] / wrmsr["ns"]["unprotected"][r] for r in rs
+                     if r in wrmsr["ns"]["unprotected"] and wrmsr["ns"]["unprotected"][r]]
             out.append("| %s | %s | %s | %s |" % (
                 c, spread([wrmsr["real"][c][r] for r in rs], "{:.3f}"),
                 spread([wrmsr["account"][c][r] for r in rs], "{:.3f}"),

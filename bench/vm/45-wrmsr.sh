@@ -32,6 +32,7 @@ one() {	# one ROUND CASE
 	sleep 0.2
 	r=$(($(sldcpu wrmsrs 0) - r)) a=$(($(acf cpu0 msr_writes) - a))
 	csw=$(field "$o" csw)
+	if [ "${csw:-0}" -eq 0 ]; then echo "# bench: wrmsr $2: no switches ($o)"; return; fi
 	printf 'BENCH\twrmsr\t%s\t%s\t%s\t%s\t%s\t%s\n' $1 $2 "$(field "$o" ns_per_switch)" \
 		"$(per $r "$csw")" "$(per $a "$csw")" "$csw"
 }

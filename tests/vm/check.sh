@@ -4,9 +4,10 @@
 # The suite runs on the enforcing test CPU (tests/qemu: split-lock
 # detection and kernel IBT, vm.sh VM_CPU=enforcing), where a split lock
 # raises a real #AC and MSR_TEST_CTRL holds what was written: the tests
-# check what the CPU does. One more boot keeps the CPU without SLD
-# covered: the first kernel's suite on the system QEMU's stock TCG CPU
-# (sld_compat's kernel-only mode), TAP in build/vm-stock/. The 64-vCPU
+# check what the CPU does. Two more boots keep the CPU without SLD
+# covered: the first kernel's suite and SMT boot on the system QEMU's
+# stock TCG CPU (sld_compat's kernel-only mode), TAP in build/vm-stock/.
+# The 64-vCPU
 # boot (t-many) runs on stock TCG too. SUITE_CPU=stock runs everything on
 # stock TCG, as before the enforcing CPU existed.
 #
@@ -26,19 +27,19 @@ esac
 vm=$top/build/vm stock=$top/build/vm-stock
 first=${KVERS%% *}
 rm -f "$vm"/*.tap "$stock"/*.tap
-# Two phases: the runs of one kernel share its build tree, so the first
-# builds each kernel's once, one boot per kernel.
+# Two phases: the runs of one kernel share its build tree (vm.sh builds
+# it under a lock), so the first builds each kernel's once.
 printf "VM_CPU=$cpu VM_OUT=$vm $top/tests/vm/vm.sh %s check\n" $KVERS |
 	xargs -P "${VM_JOBS:-2}" -L1 env
 # The SMT boots, the 64-vCPU boot and, on the enforcing CPU, the first
-# kernel again on stock TCG.
+# kernel's suite and SMT boot again on stock TCG.
 {
 	printf "VM_CPU=$cpu VM_OUT=$vm $top/tests/vm/vm.sh %s smt\n" $KVERS
 	echo "VM_CPU= VM_OUT=$vm $top/tests/vm/vm.sh $first many"
-	[ -z "$cpu" ] || echo "VM_CPU= VM_OUT=$stock $top/tests/vm/vm.sh $first check"
+	[ -z "$cpu" ] || printf "VM_CPU= VM_OUT=$stock $top/tests/vm/vm.sh $first %s\n" check smt
 } | xargs -P "${VM_JOBS:-2}" -L1 env
 taps=
 for k in $KVERS; do taps="$taps $vm/$k.tap $vm/$k-smt.tap"; done
 taps="$taps $vm/$first-many.tap"
-[ -z "$cpu" ] || taps="$taps $stock/$first.tap"
+[ -z "$cpu" ] || taps="$taps $stock/$first.tap $stock/$first-smt.tap"
 prove --exec cat $taps

@@ -112,6 +112,11 @@ add_udev() {
 	cp "$top/udev/90-sld-compat.rules" "$root/usr/lib/udev/rules.d/"
 }
 
+# check.sh may boot two modes of one kernel at once: one builds its
+# trees, the other waits for it (and then finds nothing to do).
+mkdir -p "$top/build/kmod"
+exec 9> "$top/build/kmod/$kver.lock"
+flock 9
 [ -n "${SLD_KO:-}" ] || build_tree "$top/src" "$top/build/kmod/$kver"
 if [ -z "${SLD_KO:-}" ] && [ -f "$top/tests/fixtures/Kbuild" ]; then
 	# fx_vendor uses the vendor header the way a vendor does: a copy;
@@ -119,8 +124,9 @@ if [ -z "${SLD_KO:-}" ] && [ -f "$top/tests/fixtures/Kbuild" ]; then
 	build_tree "$top/tests/fixtures" "$top/build/fixtures/$kver" \
 		"$top/src/include/sld_compat.h" "$top/src/ksym.h"
 fi
+flock -u 9
 
-root=$out/$kver.root
+root=$out/$kver-$mode.root	# per mode: check.sh may boot two modes at once
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mod,kmod,tests/bin,lib/modules/$kver}
 cp /bin/busybox "$root/bin/busybox"
@@ -259,7 +265,7 @@ if [ "$mode" = bench ]; then
 		basename "${f%.xz}" .ko >> "$root/kmod/big/order"
 	done
 fi
-(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/$kver.initrd"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/$kver-$mode.initrd"
 
 log=$out/$kver-$mode.log
 dcon=$out/$kver-$mode.debugcon
@@ -275,7 +281,7 @@ rm -f "$dcon"
 [ "$mode" = bench ] && : "${VM_TIMEOUT:=1500}"
 timeout "${VM_TIMEOUT:-900}" "$qemu" $qemu_opts -m 1024 -smp $smp -cpu $cpu \
 	-accel "${VM_ACCEL:-tcg,thread=single}" $icount -nographic -no-reboot -monitor none -serial stdio \
-	-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$out/$kver.initrd" \
+	-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$out/$kver-$mode.initrd" \
 	-debugcon "file:$dcon" \
 	-append "console=ttyS0 loglevel=1 log_buf_len=16M oops=panic panic=-1 $cpu_append ${VM_APPEND:-}" \
 	</dev/null 2>&1 | tr -d '\r' > "$log" || true

@@ -214,6 +214,16 @@ static void *loader(void *arg)
 	return NULL;
 }
 
+/* The guest handler's SIGBUS (kernel mode off): counted, not fatal. */
+static atomic_ulong n_sigbus;
+static atomic_bool ac_guest_path;	/* the user handler was sealed */
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	atomic_fetch_add(&n_sigbus, 1);
+}
+
 static void *acpath(void *arg)
 {
 	const char *on = getenv("KNOBSTRESS_AC");
@@ -226,12 +236,15 @@ static void *acpath(void *arg)
 	fd = open("/dev/fx_actest", O_RDWR);
 	if (fd < 0)
 		return NULL;
+	signal(SIGBUS, on_sigbus);
 	while (!atomic_load(&stop)) {
 		if (ioctl(fd, cmd) >= 0)
 			atomic_fetch_add(&n_ac, 1);
 		/* The user handler is sealed under IBT: the guest one is not. */
-		else if (errno == EOPNOTSUPP && cmd == FX_AC_USER)
+		else if (errno == EOPNOTSUPP && cmd == FX_AC_USER) {
 			cmd = FX_AC_GUEST;
+			atomic_store(&ac_guest_path, true);
+		}
 	}
 	close(fd);
 	return NULL;
@@ -318,10 +331,11 @@ int main(int argc, char **argv)
 		pthread_join(w[i], NULL);
 	pthread_join(l, NULL);
 	pthread_join(a, NULL);
-	printf("knobs=%d reads=%lu writes=%lu rejected=%lu torn=%lu unexpected=%lu loads=%lu load_failed=%lu ac_calls=%lu\n",
+	printf("knobs=%d reads=%lu writes=%lu rejected=%lu torn=%lu unexpected=%lu loads=%lu load_failed=%lu ac_calls=%lu ac_path=%s ac_sigbus=%lu\n",
 	       nknobs, atomic_load(&n_reads), atomic_load(&n_writes),
 	       atomic_load(&n_rejected), atomic_load(&n_torn),
 	       atomic_load(&n_errno), atomic_load(&n_loads),
-	       atomic_load(&n_load_fail), atomic_load(&n_ac));
+	       atomic_load(&n_load_fail), atomic_load(&n_ac),
+	       atomic_load(&ac_guest_path) ? "guest" : "user", atomic_load(&n_sigbus));
 	return atomic_load(&n_torn) || atomic_load(&n_errno) ? 1 : 0;
 }

@@ -12,7 +12,6 @@
 
 #include <setjmp.h>
 #include <signal.h>
-#include <stdint.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,8 +26,13 @@ static void realsplit_on_sigbus(int sig)
 	siglongjmp(realsplit_jmp, 1);
 }
 
+/* Four bytes at any alignment: the lock's operand, without C's UB. */
+struct realsplit_word {
+	unsigned char b[4];
+};
+
 /* One locked add at P: 1 if it completed, 0 if SIGBUS skipped it. */
-static __attribute__((noinline)) int one_split_lock(uint32_t *p)
+static __attribute__((noinline)) int one_split_lock(struct realsplit_word *p)
 {
 	if (sigsetjmp(realsplit_jmp, 1))
 		return 0;
@@ -47,7 +51,7 @@ static double real_split_locks(unsigned long n, unsigned long gap_us,
 {
 	static unsigned char buf[128] __attribute__((aligned(64)));
 	struct sigaction sa = { .sa_handler = realsplit_on_sigbus }, old;
-	uint32_t *p = (uint32_t *)(buf + 62);
+	struct realsplit_word *p = (struct realsplit_word *)(buf + 62);
 	struct timespec t0, t1;
 	double ns = 0;
 	unsigned long i;

@@ -23,7 +23,9 @@
  *   sldcpu wrmsrs CPU
  *       the WRMSRs to MSR_TEST_CTRL that CPU has executed, as the test
  *       QEMU counts them (tests/qemu/0004: MSR 0x40000333, bit 63 set);
- *       prints the count, or exits 3 on a CPU that does not count
+ *       prints the count, or exits 3 on a TCG CPU that does not count
+ *       (1 where the read faults). The count restarts at the vCPU's INIT
+ *       (CPU hotplug), so callers take differences within a scenario.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -179,7 +181,8 @@ static int do_wrmsrs(const char *cpu)
 		return 1;
 	}
 	if (pread(fd, &v, 8, MSR_TEST_CTRL_WRITES) != 8) {
-		perror("rdmsr");
+		perror("rdmsr");	/* #GP: a CPU that is not TCG's */
+		close(fd);
 		return 1;
 	}
 	close(fd);

@@ -43,7 +43,7 @@ if [ $hook = ac-guest ]; then
 else
 	# No exec hook: the exempt program is protected from its first
 	# split lock on, and its guest #AC is still ours.
-	like "$(/tmp/sldgame ac guest 2)" '^handled=2 sigbus=0 ' "guest path: ours, exec hook or not"
+	oguest 2 "guest path: ours, exec hook or not" /tmp/sldgame ac guest 2
 	is "$(ac ac_guest_handled)" "$((g0 + 2))" "ac_guest_handled +2"
 fi
 echo 0 > /proc/sys/kernel/split_lock_mitigate
@@ -67,7 +67,7 @@ is "$(cat $S/degraded)" none "after noprobe is gone: nothing degraded"
 like "$(grep "^$hook " $S/hooks)" "$([ $hook = exec ] && echo ' (armed|idle)$' || echo ' armed$')" \
 	"$hook armed again"
 is "$(knob_w exempt_comm sldgame)" OK "exempt_comm=sldgame again (a reload resets knobs)"
-like "$(/tmp/sldgame ac guest 1)" '^handled=1 sigbus=0 ' "exempt guest path handled again"
+oguest 1 "exempt guest path handled again" /tmp/sldgame ac guest 1
 is "$(knob_w exempt_comm -)" OK "exempt_comm cleared"
 rm -f /tmp/sldgame
 rmmod actest
