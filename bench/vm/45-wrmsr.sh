@@ -27,14 +27,11 @@ one() {	# one ROUND CASE
 	mixed) dev="fx_hv one" ;;
 	esac
 	sleep 1		# work left by the last case done
-	r=$(sldcpu wrmsrs 0) a=$(acf cpu0 msr_writes)
-	o=$(sldhv pingpong $N $dev)
-	sleep 0.2
-	r=$(($(sldcpu wrmsrs 0) - r)) a=$(($(acf cpu0 msr_writes) - a))
-	csw=$(field "$o" csw)
-	if [ "${csw:-0}" -eq 0 ]; then echo "# bench: wrmsr $2: no switches ($o)"; return; fi
-	printf 'BENCH\twrmsr\t%s\t%s\t%s\t%s\t%s\t%s\n' $1 $2 "$(field "$o" ns_per_switch)" \
-		"$(per $r "$csw")" "$(per $a "$csw")" "$csw"
+	wrmsr_pingpong $N $dev	# lib.sh: sets pp_out, pp_real, pp_acct, pp_csw
+	csw=$pp_csw
+	if [ "${csw:-0}" -eq 0 ]; then echo "# bench: wrmsr $2: no switches ($pp_out)"; return; fi
+	printf 'BENCH\twrmsr\t%s\t%s\t%s\t%s\t%s\t%s\n' $1 $2 "$(field "$pp_out" ns_per_switch)" \
+		"$(per $pp_real "$csw")" "$(per $pp_acct "$csw")" "$csw"
 }
 
 load

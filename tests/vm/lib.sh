@@ -98,22 +98,6 @@ if [ $CPU_SLD = 1 ]; then KMODE=warn; else KMODE=off; fi
 kguest_out() {
 	if [ $KMODE = warn ]; then echo "handled=$1 sigbus=0"; else echo "handled=0 sigbus=$1"; fi
 }
-# oguest N DESCRIPTION CMD...: CMD's N `ac guest` split locks were
-# sld_compat's: "handled=N sigbus=0" and ac_guest_handled + N (in warn
-# mode the kernel's own path prints the same, the counter tells).
-oguest() {
-	_n=$1 _d=$2
-	shift 2
-	_h0=$(ac ac_guest_handled)
-	_o=$("$@" 2>&1)
-	_h1=$(ac ac_guest_handled)
-	if echo "$_o" | grep -q "^handled=$_n sigbus=0 " && [ "$_h1" = $((_h0 + _n)) ]; then
-		ok "$_d"
-	else
-		nok "$_d"
-		diag "  got: '$_o' (ac_guest_handled $_h0 -> $_h1, want +$_n)"
-	fi
-}
 # user_traps N OUT [before]: the #ACs sld_compat handles for a protected
 # task's N `ac user` split locks whose output is OUT: N handler calls
 # through the fixture; where it made real split locks instead (real=1:
@@ -150,23 +134,29 @@ protected_user() {
 		diag "  got: '$_o' (ac_user_handled $_h0 -> $_h1, want +$_t; ac_user_passed $_p0 -> $_p1; want mean_us < 5000, real split locks only on a CPU with SLD)"
 	fi
 }
-# kguest N DESCRIPTION CMD...: CMD's output starts with kguest_out N and
-# sld_compat handled none of its guest #ACs (ac_guest_handled unchanged;
-# what tells the two apart in warn mode, where both say "handled").
-kguest() {
-	_n=$1 _d=$2
-	shift 2
+# guest_by ours|kernel N DESCRIPTION CMD...: whose CMD's N `ac guest`
+# split locks were. ours: sld_compat's, "handled=N sigbus=0" and
+# ac_guest_handled + N; kernel: its own path, kguest_out N and
+# ac_guest_handled unchanged. In warn mode both print "handled": the
+# counter tells them apart.
+guest_by() {
+	_who=$1 _n=$2 _d=$3
+	shift 3
+	if [ "$_who" = ours ]; then _want="handled=$_n sigbus=0" _add=$_n; else
+		_want=$(kguest_out "$_n") _add=0; fi
 	_h0=$(ac ac_guest_handled 2>/dev/null)
 	_o=$("$@" 2>&1)
 	_h1=$(ac ac_guest_handled 2>/dev/null)
-	if echo "$_o" | grep -q "^$(kguest_out $_n) " && [ "$_h0" = "$_h1" ]; then
+	if echo "$_o" | grep -q "^$_want " && [ "${_h1:-0}" = $((${_h0:-0} + _add)) ]; then
 		ok "$_d"
 	else
 		nok "$_d"
 		diag "  got: '$_o' (ac_guest_handled $_h0 -> $_h1)"
-		diag "  expected: '$(kguest_out $_n) ...', ac_guest_handled unchanged"
+		diag "  expected: '$_want ...', ac_guest_handled +$_add"
 	fi
 }
+kguest() { guest_by kernel "$@"; }
+oguest() { guest_by ours "$@"; }
 
 # msr_matches WHEN: on a CPU with SLD, every CPU's MSR_TEST_CTRL is what
 # the account says: bit 29 exactly where it says sld=on, no other bit.
@@ -201,6 +191,19 @@ balanced() {
 	done
 	is "$(acct_sum hold) $(acct_sum task)" "0 0" "$1: no core held off, no task on a CPU"
 	[ $CPU_SLD = 0 ] || msr_matches "$1"
+}
+
+# wrmsr_pingpong N [DEV [one]]: `sldhv pingpong N ...` on cpu0; sets
+# pp_out (its output), pp_real and pp_acct (cpu0's WRMSRs to MSR_TEST_CTRL
+# meanwhile, as the test CPU counts them, tests/qemu/0004, and as
+# sld_compat's account says) and pp_csw (the threads' context switches).
+wrmsr_pingpong() {
+	# Names of its own: interleave's round counter is _r.
+	_pp_r=$(sldcpu wrmsrs 0) _pp_a=$(acf cpu0 msr_writes)
+	pp_out=$(sldhv pingpong "$@")
+	sleep 0.2	# the last switch's write is in the account
+	pp_real=$(($(sldcpu wrmsrs 0) - _pp_r)) pp_acct=$(($(acf cpu0 msr_writes) - _pp_a))
+	pp_csw=$(field "$pp_out" csw)
 }
 
 # wait_for TENTHS CONDITION: evaluate CONDITION (a shell test, e.g.

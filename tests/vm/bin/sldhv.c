@@ -41,7 +41,7 @@
  *                                 split-lock #ACs through /dev/fx_actest;
  *                                 prints "handled=H sigbus=S mean_us=M
  *                                 real=0" (real=1: real split locks, as
- *                                 sldtest ac user)
+ *                                 sldtest ac user, with mean_ns)
  *   sldhv runs DEV SPIN_US STOPFILE
  *                                 RUN ioctls, each SPIN_US then one guest
  *                                 split lock, until STOPFILE exists; prints
@@ -412,16 +412,6 @@ static int cmd_ioctlcost(int argc, char **argv)
 	return 0;
 }
 
-static int acuser_real(unsigned long n)
-{
-	unsigned long done;
-	int sigbus;
-	double ns = real_split_locks(n, REALSPLIT_GAP_US, &done, &sigbus);
-
-	printf("handled=%lu sigbus=%d mean_us=%.0f real=1\n", done, sigbus, ns / 1e3);
-	return 0;
-}
-
 static int cmd_acuser(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_sigbus };
@@ -445,7 +435,7 @@ static int cmd_acuser(int argc, char **argv)
 
 		/* The handler is sealed (IBT): real split locks, real #AC. */
 		if (rc < 0 && !i && errno == EOPNOTSUPP)
-			return acuser_real(n);
+			return real_split_report(n);
 		handled += rc == 1;
 	}
 	printf("handled=%lu sigbus=%d mean_us=%.0f real=0\n", handled,

@@ -170,18 +170,6 @@ static void gate(void)
 		usleep(10000);
 }
 
-/* "ac user" where the fixture cannot call the handler: the CPU's #AC. */
-static int ac_user_real(unsigned long n)
-{
-	unsigned long done;
-	int sigbus;
-	double ns = real_split_locks(n, REALSPLIT_GAP_US, &done, &sigbus);
-
-	printf("handled=%lu sigbus=%d mean_us=%.0f mean_ns=%.0f real=1\n", done,
-	       sigbus, ns / 1e3, ns);
-	return 0;
-}
-
 static int cmd_ac(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_sigbus };
@@ -229,7 +217,7 @@ static int cmd_ac(int argc, char **argv)
 			continue;
 		if (r < 0 && !i && cmd == FX_AC_USER && errno == EOPNOTSUPP) {
 			close(fd);
-			return ac_user_real(n);
+			return real_split_report(n);	/* the CPU's #AC */
 		}
 		if (r < 0) {
 			printf("%s\n", strerrorname_np(errno));

@@ -23,18 +23,15 @@ run "the CPU counts WRMSRs to MSR_TEST_CTRL" [ -n "$n" ]
 sldcpu msr 0 0x33 "$(sldcpu msr 0 0x33)" > /dev/null
 is "$(($(w0) - n))" 1 "one WRMSR through the msr driver counts one"
 
-# pp CASE [DEV [one]]: ping-pong; sets real, acct (cpu0's WRMSRs, real
-# and as the account says) and csw (the threads' context switches).
+# pp CASE [DEV [one]]: ping-pong (lib.sh wrmsr_pingpong); sets real,
+# acct (cpu0's WRMSRs, real and as the account says) and csw.
 pp() {
 	_case=$1
 	shift
 	sleep 0.5	# work left by the last case (a release's re-enable) done
-	_r=$(w0) _a=$(acf cpu0 msr_writes)
-	_o=$(sldhv pingpong $N "$@")
-	sleep 0.2
-	real=$(($(w0) - _r)) acct=$(($(acf cpu0 msr_writes) - _a))
-	csw=$(field "$_o" csw)
-	diag "$_case: $_o real_wrmsr=$real account_msr_writes=$acct"
+	wrmsr_pingpong $N "$@"
+	real=$pp_real acct=$pp_acct csw=$pp_csw
+	diag "$_case: $pp_out real_wrmsr=$real account_msr_writes=$acct"
 	is "$real" "$acct" "$_case: cpu0's real WRMSRs ($real) are the account's"
 }
 
