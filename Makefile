@@ -6,8 +6,8 @@
 VERSION := 0.1.0
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
-include tests/vm/kernels.mk
-export KVERS
+include tests/config.mk
+export KVERS SLD_CACHE
 
 CC ?= cc
 VMBIN_CFLAGS := -static -pthread -O2 -Wall -Wextra -Werror
@@ -56,7 +56,7 @@ fuzz-short:
 fuzz:
 	$(MAKE) -C tests/fuzz fuzz
 
-# The decoder against objdump over every module of 6.1.0-57-amd64, the
+# The decoder against objdump over every module of $(KVER_61), the
 # VM suite on Debian unstable's newest kernel and its -rt, and the account
 # on the most vCPUs QEMU's pc machine boots.
 check-full: deps
@@ -72,8 +72,8 @@ check-full: deps
 # TCG on two host cores.
 vm-check-255: vmbin
 	VM_SMP=255 VM_TIMEOUT=3600 VM_OUT=build/vm-255 \
-		bash tests/vm/vm.sh 6.1.0-57-amd64 many
-	prove --exec cat build/vm-255/6.1.0-57-amd64-many.tap
+		bash tests/vm/vm.sh $(KVER_61) many
+	prove --exec cat build/vm-255/$(KVER_61)-many.tap
 
 # Debian unstable's newest kernel (resolved from its linux-image-amd64 by
 # tests/vm/sid.sh, built for in a debootstrapped unstable root) and its -rt:
@@ -115,9 +115,9 @@ check-stress: deps vmbin
 # CPU_SMT_KVERS with two SMT threads of one core; then issue #12's crash
 # on CPU_IBT_KVER and a kernel split lock's on the first of CPU_KVERS
 # (tests/qemu/crash.sh).
-CPU_KVERS ?= 6.1.0-57-amd64 6.1.0-57-rt-amd64 6.12.107+deb12-amd64
+CPU_KVERS ?= $(KVERS)
 CPU_SMT_KVERS ?= $(firstword $(CPU_KVERS))
-CPU_IBT_KVER ?= 6.12.107+deb12-amd64
+CPU_IBT_KVER ?= $(KVER_612)
 cpu-check: deps vmbin
 	rm -f build/vm-enforcing/*.tap
 	set -e; for k in $(CPU_KVERS); do \

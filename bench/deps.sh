@@ -5,7 +5,8 @@
 # record sizes. Idempotent.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-KVERS=${KVER:-6.1.0-57-amd64} bash "$here/../tests/vm/deps.sh"
+. "$here/../tests/config.sh"
+KVERS=${KVER:-$KVER_61} bash "$here/../tests/vm/deps.sh"
 pkgs="gnuplot-nox libzydis-dev linux-source-6.1 pahole binutils pkg-config"
 missing=
 for p in $pkgs; do

@@ -5,7 +5,7 @@
 # Seeds: 1 KiB slices of kvm-intel.ko's and kvm-amd.ko's .text (real VMX
 # and SVM code), cut at run time from the unpacked Debian kernel.
 DECODE_FUZZ_BIN := $(B)/fuzz_decode
-DECODE_FUZZ_KO ?= /var/cache/sld-compat-test/6.1.0-57-amd64/root/lib/modules/6.1.0-57-amd64/kernel/arch/x86/kvm
+DECODE_FUZZ_KO ?= $(SLD_CACHE)/$(KVER_61)/root/lib/modules/$(KVER_61)/kernel/arch/x86/kvm
 
 FUZZ_TARGETS += $(DECODE_FUZZ_BIN)
 

@@ -5,7 +5,7 @@
 # The seed corpus is copied at run time from the unpacked Debian kernel
 # (small .ko files, plus xz/zstd copies of a few) and never committed.
 KOFILE_FUZZ_BIN := $(B)/fuzz_kofile
-KOFILE_FUZZ_SEEDS ?= /var/cache/sld-compat-test/6.1.0-57-amd64/root/lib/modules/6.1.0-57-amd64/kernel
+KOFILE_FUZZ_SEEDS ?= $(SLD_CACHE)/$(KVER_61)/root/lib/modules/$(KVER_61)/kernel
 KOFILE_FUZZ_PC := libelf liblzma libzstd
 KOFILE_FUZZ_SRC := fuzz_kofile.c $(TOP)/tools/sldctl/kofile.c \
 	$(TOP)/tools/sldctl/json.c $(TOP)/tools/sldctl/scan_cmd.c \

@@ -4,7 +4,7 @@
 # /lib/modules stay untouched. TAP on stdout.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-KVERS=${KVERS:-$(sed -n 's/^KVERS ?= //p' "$top/tests/vm/kernels.mk")}
+. "$top/tests/config.sh"
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

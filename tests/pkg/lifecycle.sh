@@ -5,8 +5,8 @@
 #      apt-get install sld-compat-dkms pulls dkms from Debian and
 #      sld-compat-tools (Recommends) from the local repository; DKMS builds
 #      and installs sld_compat.ko for every kernel whose headers are there
-#      (linux-headers-<first kernel of tests/vm/kernels.mk>, installed first);
-#   2. installing a second kernel's headers (the last of kernels.mk) builds
+#      (linux-headers-<first kernel of tests/config.sh>, installed first);
+#   2. installing a second kernel's headers (the last of KVERS) builds
 #      it for that kernel too, through /etc/kernel/header_postinst.d/dkms;
 #   3. with a MOK key at /var/lib/dkms/mok.key and mok.pub (made here with
 #      openssl) both modules are signed by it (modinfo -F signer);
@@ -34,7 +34,7 @@
 # If Debian's archive cannot be reached the whole test is skipped with the
 # reason (TAP "1..0 # SKIP"); any other failure fails.
 #
-# Caches under $SLD_CACHE/lifecycle (default /var/cache/sld-compat-test):
+# Caches under $SLD_CACHE/lifecycle (tests/config.sh):
 # the debootstrap tarball (--make-tarball; the root is made anew from it
 # with --unpack-tarball on every run) and apt's archives (bind-mounted into
 # the root's /var/cache/apt/archives). The root is a tmpfs (about 1.2 GB)
@@ -58,10 +58,9 @@ fi
 
 cd "$top" || exit 1
 ver=$(sed -n 's/^VERSION := //p' Makefile)
-KVERS=${KVERS:-$(sed -n 's/^KVERS ?= //p' tests/vm/kernels.mk)}
+. tests/config.sh
 k1=${SLD_LC_K1:-$(set -- $KVERS; echo "$1")}
 k2=${SLD_LC_K2:-$(set -- $KVERS; eval echo "\${$#}")}
-SLD_CACHE=${SLD_CACHE:-/var/cache/sld-compat-test}
 lc=$SLD_CACHE/lifecycle
 root=$lc/root
 base=$lc/bookworm-minbase.tgz

@@ -13,7 +13,7 @@
 # JOBS (default 2) ninja jobs, run under nice.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-SLD_CACHE=${SLD_CACHE:-/var/cache/sld-compat-test}
+. "$here/../config.sh"
 QEMU_DEB=1:7.2+dfsg-7+deb12u18
 CONF="--target-list=x86_64-softmmu --without-default-features --enable-tcg
       --enable-fdt=system --disable-docs --disable-tools --disable-blobs"

@@ -10,6 +10,7 @@ set -u
 : "${SLDCTL:?}" "${SLDCTL_DATA:?}"
 D=$SLDCTL_DATA
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../config.sh"
 
 # ---- usage ------------------------------------------------------------------
 run "$SLDCTL"
@@ -134,8 +135,8 @@ assert doc[0]["error"] == "not an ELF file" and doc[1]["module"] == "sld_svm", d
 '
 
 # ---- real modules, when the test kernels are unpacked on this machine ------------
-K61=/var/cache/sld-compat-test/6.1.0-57-amd64/root/lib/modules/6.1.0-57-amd64/kernel/arch/x86/kvm
-K612=/var/cache/sld-compat-test/6.12.107+deb12-amd64/root/lib/modules/6.12.107+deb12-amd64/kernel/arch/x86/kvm
+K61=$SLD_CACHE/$KVER_61/root/lib/modules/$KVER_61/kernel/arch/x86/kvm
+K612=$SLD_CACHE/$KVER_612/root/lib/modules/$KVER_612/kernel/arch/x86/kvm
 if [ -f "$K61/kvm-intel.ko" ] && [ -f "$K612/kvm-intel.ko.xz" ]; then
 	run "$SLDCTL" scan --json "$K61/kvm-intel.ko" "$K61/kvm-amd.ko" "$K612/kvm-intel.ko.xz" "$K612/kvm-amd.ko.xz"
 	expect_rc 0 "Debian kvm modules"

@@ -22,8 +22,8 @@ $(B)/test_x86diff: test_x86diff.c test_x86util.h $(X86SCAN_SRC) $(X86SCAN_HDR) $
 
 # The same comparison at every offset of all module text of X86DIFF_KVER
 # (~5 s): optimized and without sanitizers, which fuzz_decdiff has.
-X86DIFF_KVER ?= 6.1.0-57-amd64
-X86DIFF_MODDIR ?= /var/cache/sld-compat-test/$(X86DIFF_KVER)/root/lib/modules/$(X86DIFF_KVER)
+X86DIFF_KVER ?= $(KVER_61)
+X86DIFF_MODDIR ?= $(SLD_CACHE)/$(X86DIFF_KVER)/root/lib/modules/$(X86DIFF_KVER)
 X86DIFF_PC := libelf liblzma libzstd
 $(B)/x86diff: x86diff.c $(X86SCAN_SRC) $(X86SCAN_HDR) $(X86REF_SRC) \
 		$(TOP)/tools/sldctl/kofile.c $(TOP)/tools/sldctl/kofile.h

@@ -15,7 +15,7 @@
 # has two cores, and a third would only queue.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-KVERS=${KVERS:-$(sed -n 's/^KVERS ?= //p' "$top/tests/vm/kernels.mk")}
+. "$top/tests/config.sh"
 case ${SUITE_CPU:-enforcing} in
 enforcing) cpu=enforcing ;;
 stock) cpu= ;;

@@ -7,8 +7,7 @@
 # the vmlinuz and the modules. Headers are installed normally for Kbuild.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-KVERS=${KVERS:-$(sed -n 's/^KVERS ?= //p' "$here/kernels.mk")}
-SLD_CACHE=${SLD_CACHE:-/var/cache/sld-compat-test}
+. "$here/../config.sh"
 
 pkgs="build-essential make gcc sparse kmod cpio busybox-static qemu-system-x86
       libelf-dev liblzma-dev libzstd-dev libcmocka-dev pkg-config binutils

@@ -27,7 +27,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-SLD_CACHE=${SLD_CACHE:-/var/cache/sld-compat-test}
+. "$top/tests/config.sh"
 root=$SLD_CACHE/sid-root
 kvfile=$SLD_CACHE/sid.kvers
 mirror=${SLD_SID_MIRROR:-http://deb.debian.org/debian}

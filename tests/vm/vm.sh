@@ -39,7 +39,7 @@ set -eu
 kver=$1
 mode=${2:-check}
 top=$(cd "$(dirname "$0")/../.." && pwd)
-SLD_CACHE=${SLD_CACHE:-/var/cache/sld-compat-test}
+. "$top/tests/config.sh"
 out=${VM_OUT:-$top/build/vm${VM_CPU:+-$VM_CPU}}
 kroot=$SLD_CACHE/$kver/root
 kmods=$kroot/lib/modules/$kver/kernel
