@@ -17,7 +17,6 @@ trpm=$pkg/rpm/RPMS/x86_64/sld-compat-tools-${ver}-1.x86_64.rpm
 usrsrc=usr/src/sld-compat-$ver
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
 
 # Build dependencies: on a fresh Debian 12 CI runner (root), install what is
 # missing, as tests/vm/deps.sh does for the VM suite.
@@ -26,94 +25,89 @@ deps="build-essential debhelper dh-dkms dkms fakeroot lintian libelf-dev liblzma
 . "$top/tests/lib/pkgs.sh"
 # shellcheck disable=SC2086
 [ "$(id -u)" != 0 ] || ensure_pkgs "pkg check" $deps
-t() {	# t DESCRIPTION CMD...
-	n=$((n + 1))
-	local d=$1; shift
-	if out=$("$@" 2>&1); then echo "ok $n - $d"; else
-		fail=1; echo "not ok $n - $d"; echo "$out" | tail -n 20 | sed 's/^/#   /'; fi
-}
+. "$top/tests/lib/tap.sh"
+TAP_DIAG_LINES=20
 has() { grep -qxF -- "$1" "$2"; }			# has LINE FILE
 hasnt() { ! grep -qE -- "$1" "$2"; }			# hasnt REGEX FILE
 # lint_clean FILE: no E:/W: tag (lintian), no error (rpmlint)
 lint_clean() { cat "$1"; ! grep -qE '^[EW]: ' "$1"; }
 
 # --- Debian ---------------------------------------------------------------
-t "make deb" make -s deb
+run "make deb" make -s deb
 lintian --tag-display-limit 0 $pkg/sld-compat_${ver}-1_amd64.changes >$tmp/lintian 2>/dev/null
-t "lintian: no errors or warnings" lint_clean $tmp/lintian
+run "lintian: no errors or warnings" lint_clean $tmp/lintian
 dpkg-deb -c $ddeb 2>/dev/null | awk '{print $1 " " $NF}' | sed 's, \./, ,' >$tmp/dkms.list
-t "dkms deb: dkms.conf" has "-rw-r--r-- $usrsrc/dkms.conf" $tmp/dkms.list
-t "dkms deb: src/Makefile" has "-rw-r--r-- $usrsrc/src/Makefile" $tmp/dkms.list
-t "dkms deb: src/compat/conftest.sh, executable" \
+run "dkms deb: dkms.conf" has "-rw-r--r-- $usrsrc/dkms.conf" $tmp/dkms.list
+run "dkms deb: src/Makefile" has "-rw-r--r-- $usrsrc/src/Makefile" $tmp/dkms.list
+run "dkms deb: src/compat/conftest.sh, executable" \
 	has "-rwxr-xr-x $usrsrc/src/compat/conftest.sh" $tmp/dkms.list
-t "dkms deb: no build products" hasnt \
+run "dkms deb: no build products" hasnt \
 	'\.(o|ko|ko\.xz|mod|mod\.c|cmd)$|/(conftest\.h|Module\.symvers|modules\.order)$' $tmp/dkms.list
-t "dkms deb: Depends dkms" sh -c "dpkg-deb -f $ddeb Depends | grep -qw dkms"
-t "dkms deb: Depends/Recommends sld-compat-tools" \
+run "dkms deb: Depends dkms" sh -c "dpkg-deb -f $ddeb Depends | grep -qw dkms"
+run "dkms deb: Depends/Recommends sld-compat-tools" \
 	sh -c "dpkg-deb -f $ddeb Depends Recommends | grep -qw sld-compat-tools"
-t "dkms deb: Architecture all" sh -c "test \"\$(dpkg-deb -f $ddeb Architecture)\" = all"
+run "dkms deb: Architecture all" sh -c "test \"\$(dpkg-deb -f $ddeb Architecture)\" = all"
 dpkg-deb -e $ddeb $tmp/dkms.ctrl 2>/dev/null
-t "dkms deb: postinst registers with DKMS (dh_dkms)" sh -c \
+run "dkms deb: postinst registers with DKMS (dh_dkms)" sh -c \
 	"grep -qx 'DKMS_NAME=sld-compat' $tmp/dkms.ctrl/postinst && \
 	 grep -qx 'DKMS_VERSION=$ver' $tmp/dkms.ctrl/postinst && \
 	 grep -q '/usr/lib/dkms/common.postinst' $tmp/dkms.ctrl/postinst"
-t "dkms deb: prerm removes from DKMS" sh -c \
+run "dkms deb: prerm removes from DKMS" sh -c \
 	"grep -qx 'DKMS_NAME=sld-compat' $tmp/dkms.ctrl/prerm && \
 	 grep -q 'dkms remove -m \\\$DKMS_NAME -v \\\$DKMS_VERSION --all' $tmp/dkms.ctrl/prerm"
 dpkg-deb -c $tdeb 2>/dev/null | awk '{print $1 " " $NF}' | sed 's, \./, ,' >$tmp/tools.list
-t "tools deb: usr/sbin/sldctl" has "-rwxr-xr-x usr/sbin/sldctl" $tmp/tools.list
-t "tools deb: man page" has "-rw-r--r-- usr/share/man/man8/sldctl.8.gz" $tmp/tools.list
-t "tools deb: bash completion" has "-rw-r--r-- usr/share/bash-completion/completions/sldctl" $tmp/tools.list
-t "tools deb: udev rule" has "-rw-r--r-- usr/lib/udev/rules.d/90-sld-compat.rules" $tmp/tools.list
-t "tools deb: metrics service" has "-rw-r--r-- lib/systemd/system/sld-compat-metrics.service" $tmp/tools.list
-t "tools deb: metrics timer" has "-rw-r--r-- lib/systemd/system/sld-compat-metrics.timer" $tmp/tools.list
+run "tools deb: usr/sbin/sldctl" has "-rwxr-xr-x usr/sbin/sldctl" $tmp/tools.list
+run "tools deb: man page" has "-rw-r--r-- usr/share/man/man8/sldctl.8.gz" $tmp/tools.list
+run "tools deb: bash completion" has "-rw-r--r-- usr/share/bash-completion/completions/sldctl" $tmp/tools.list
+run "tools deb: udev rule" has "-rw-r--r-- usr/lib/udev/rules.d/90-sld-compat.rules" $tmp/tools.list
+run "tools deb: metrics service" has "-rw-r--r-- lib/systemd/system/sld-compat-metrics.service" $tmp/tools.list
+run "tools deb: metrics timer" has "-rw-r--r-- lib/systemd/system/sld-compat-metrics.timer" $tmp/tools.list
 dpkg-deb -e $tdeb $tmp/tools.ctrl 2>/dev/null
-t "tools deb: postinst enables the metrics timer (dh_installsystemd)" \
+run "tools deb: postinst enables the metrics timer (dh_installsystemd)" \
 	grep -q "sld-compat-metrics.timer" $tmp/tools.ctrl/postinst
 dpkg-deb -x $tdeb $tmp/tools.root 2>/dev/null
-t "tools deb: extracted sldctl --version" \
+run "tools deb: extracted sldctl --version" \
 	sh -c "$tmp/tools.root/usr/sbin/sldctl --version | grep -qx 'sldctl $ver'"
 
 # --- RPM ------------------------------------------------------------------
-t "make rpm" make -s rpm
+run "make rpm" make -s rpm
 rpmlint -c packaging/rpm/rpmlint.toml $drpm $trpm packaging/rpm/sld-compat.spec >$tmp/rpmlint 2>&1
-t "rpmlint: no errors" sh -c "cat $tmp/rpmlint; grep -q ' 0 errors,' $tmp/rpmlint"
+run "rpmlint: no errors" sh -c "cat $tmp/rpmlint; grep -q ' 0 errors,' $tmp/rpmlint"
 echo "# rpmlint: $(grep -c ': W: ' $tmp/rpmlint) warnings"
 rpm -qlp $drpm >$tmp/drpm.list 2>/dev/null
-t "dkms rpm: dkms.conf" has "/$usrsrc/dkms.conf" $tmp/drpm.list
-t "dkms rpm: src/Makefile" has "/$usrsrc/src/Makefile" $tmp/drpm.list
-t "dkms rpm: src/compat/conftest.sh" has "/$usrsrc/src/compat/conftest.sh" $tmp/drpm.list
-t "dkms rpm: no build products" hasnt \
+run "dkms rpm: dkms.conf" has "/$usrsrc/dkms.conf" $tmp/drpm.list
+run "dkms rpm: src/Makefile" has "/$usrsrc/src/Makefile" $tmp/drpm.list
+run "dkms rpm: src/compat/conftest.sh" has "/$usrsrc/src/compat/conftest.sh" $tmp/drpm.list
+run "dkms rpm: no build products" hasnt \
 	'\.(o|ko|ko\.xz|mod|mod\.c|cmd)$|/(conftest\.h|Module\.symvers|modules\.order)$' $tmp/drpm.list
-t "dkms rpm: noarch, Requires dkms" sh -c \
+run "dkms rpm: noarch, Requires dkms" sh -c \
 	"rpm -qp --qf '%{ARCH}\n' $drpm | grep -qx noarch && rpm -qpR $drpm | grep -qx dkms"
 rpm -qp --scripts $drpm >$tmp/drpm.scripts 2>/dev/null
-t "dkms rpm: %post dkms add --rpm_safe_upgrade" \
+run "dkms rpm: %post dkms add --rpm_safe_upgrade" \
 	grep -qE 'dkms add -m sld-compat .*--rpm_safe_upgrade' $tmp/drpm.scripts
-t "dkms rpm: %post dkms build, install" \
+run "dkms rpm: %post dkms build, install" \
 	sh -c "grep -q 'dkms build -m sld-compat' $tmp/drpm.scripts && grep -q 'dkms install -m sld-compat' $tmp/drpm.scripts"
-t "dkms rpm: %preun dkms remove" sh -c \
+run "dkms rpm: %preun dkms remove" sh -c \
 	"sed -n '/^preuninstall/,\$p' $tmp/drpm.scripts | grep -q 'dkms remove -m sld-compat'"
-t "tools rpm: /usr/sbin/sldctl" has /usr/sbin/sldctl <(rpm -qlp $trpm 2>/dev/null)
-t "tools rpm: metrics timer" has /usr/lib/systemd/system/sld-compat-metrics.timer <(rpm -qlp $trpm 2>/dev/null)
-t "tools rpm: bash completion" has /usr/share/bash-completion/completions/sldctl <(rpm -qlp $trpm 2>/dev/null)
-t "bash completion: bash -n" bash -n tools/sldctl/sldctl.bash-completion
+run "tools rpm: /usr/sbin/sldctl" has /usr/sbin/sldctl <(rpm -qlp $trpm 2>/dev/null)
+run "tools rpm: metrics timer" has /usr/lib/systemd/system/sld-compat-metrics.timer <(rpm -qlp $trpm 2>/dev/null)
+run "tools rpm: bash completion" has /usr/share/bash-completion/completions/sldctl <(rpm -qlp $trpm 2>/dev/null)
+run "bash completion: bash -n" bash -n tools/sldctl/sldctl.bash-completion
 # udevadm verify exists from systemd 253; Debian 12 has udev 252.
 if udevadm verify --help >/dev/null 2>&1; then
-	t "udev rule: udevadm verify" udevadm verify --no-style udev/90-sld-compat.rules
+	run "udev rule: udevadm verify" udevadm verify --no-style udev/90-sld-compat.rules
 else
 	echo "# udevadm $(udevadm --version 2>/dev/null) has no 'verify' (systemd 253+); the rule is tested by a real udevd in tests/vm/t/55-udev.sh"
 fi
 # Scratch root only. --noscripts: the scriptlets (checked above) would run
 # dkms, and the scratch root has no shell or dkms anyway.
 root=$tmp/rpmroot
-t "rpm -i both into a scratch root" \
+run "rpm -i both into a scratch root" \
 	rpm --root "$root" --dbpath /var/lib/rpm --nodeps --noscripts -i $drpm $trpm
-t "scratch root: files and rpm database" sh -c \
+run "scratch root: files and rpm database" sh -c \
 	"test -f $root/$usrsrc/dkms.conf && test -x $root/usr/sbin/sldctl && \
 	 rpm --root $root --dbpath /var/lib/rpm -q dkms-sld-compat sld-compat-tools"
-t "rpm -e both from the scratch root" \
+run "rpm -e both from the scratch root" \
 	rpm --root "$root" --dbpath /var/lib/rpm --nodeps --noscripts -e dkms-sld-compat sld-compat-tools
 
-echo "1..$n"
-exit $fail
+tap_done

@@ -13,13 +13,8 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 d=$top/build/dkms-sid
-n=0
-t() {	# t DESCRIPTION CMD...
-	n=$((n + 1))
-	local desc=$1; shift
-	if out=$("$@" 2>&1); then echo "ok $n - $desc"; else
-		echo "not ok $n - $desc"; echo "$out" | tail -n 20 | sed 's/^/#   /'; fi
-}
+. "$top/tests/lib/tap.sh"
+TAP_DIAG_LINES=20
 bash "$top/tests/vm/sid.sh" >/dev/null || exit 1
 bash "$top/tests/vm/sid.sh" pkgs dkms || exit 1
 [ $# -gt 0 ] || set -- $(bash "$top/tests/vm/sid.sh" kvers)
@@ -32,18 +27,18 @@ echo "# $(bash "$top/tests/vm/sid.sh" run dkms --version)"
 # in_root CMD...: CMD in unstable's root (the worktree is mounted there).
 in_root() { bash "$top/tests/vm/sid.sh" run "$@"; }
 opts="--sourcetree $d/src --dkmstree $d/dkms --installtree $d/install"
-t "dkms add (unstable's dkms)" in_root dkms add $opts -m sld-compat -v "$ver"
+run "dkms add (unstable's dkms)" in_root dkms add $opts -m sld-compat -v "$ver"
 for k in "$@"; do
 	# --kernelsourcedir: with --installtree, dkms 3.2 looks for the
 	# headers under the install tree, not /lib/modules.
 	ks="--kernelsourcedir /lib/modules/$k/build"
 	mkdir -p "$d/install/$k"
-	t "dkms build for $k" in_root dkms build $opts $ks -m sld-compat -v "$ver" -k "$k"
-	t "dkms install for $k" in_root dkms install $opts $ks -m sld-compat -v "$ver" -k "$k"
+	run "dkms build for $k" in_root dkms build $opts $ks -m sld-compat -v "$ver" -k "$k"
+	run "dkms install for $k" in_root dkms install $opts $ks -m sld-compat -v "$ver" -k "$k"
 	ko=$(ls "$d/install/$k"/updates/dkms/sld_compat.ko* 2>/dev/null | head -n1)
-	t "module installed for $k" test -n "$ko"
+	run "module installed for $k" test -n "$ko"
 	[ -n "$ko" ] || continue
-	t "modinfo: vermagic of $k" sh -c \
+	run "modinfo: vermagic of $k" sh -c \
 		"modinfo -F vermagic '$ko' | grep -q '^$k '"
 	# The DKMS-built .ko boots: 10-load.sh's lines, renumbered.
 	out=$d/vm
@@ -51,18 +46,12 @@ for k in "$@"; do
 		> "$out-$k.log" 2>&1
 	tap=$out/$k.tap
 	if [ ! -s "$tap" ]; then
-		n=$((n + 1)); echo "not ok $n - the DKMS-built module booted on $k"
+		nok "the DKMS-built module booted on $k"
 		sed 's/^/#   /' "$out-$k.log" | tail -n 20
 		continue
 	fi
-	while read -r line; do
-		case $line in
-		"ok "*) n=$((n + 1)); echo "ok $n - DKMS .ko ${line#ok [0-9]* }" ;;
-		"not ok "*) n=$((n + 1)); echo "not ok $n - DKMS .ko ${line#not ok [0-9]* }" ;;
-		"#"*) echo "$line" ;;
-		esac
-	done < "$tap"
-	grep -q '^1\.\.[1-9]' "$tap" || { n=$((n + 1)); echo "not ok $n - $k: VM TAP has no plan"; }
+	tap_fold "[DKMS .ko]" < "$tap"
+	run "$k: VM TAP has a plan" grep -q '^1\.\.[1-9]' "$tap"
 done
-t "dkms remove" in_root dkms remove $opts -m sld-compat -v "$ver" --all
-echo "1..$n"
+run "dkms remove" in_root dkms remove $opts -m sld-compat -v "$ver" --all
+tap_done

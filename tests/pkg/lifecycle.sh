@@ -73,7 +73,6 @@ signer="sld-compat lifecycle test MOK"
 mkdir -p "$out" "$lc" "$archives"
 : > "$log"
 tmp=$(mktemp -d)
-n=0 fail=0
 t0=$SECONDS
 
 umount_root() {
@@ -89,15 +88,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
-t() {	# t DESCRIPTION CMD...
-	n=$((n + 1))
-	local d=$1; shift
-	echo "### $n - $d" >>"$log"
-	if "$@" >"$tmp/out" 2>&1; then echo "ok $n - $d"; else
-		fail=1; echo "not ok $n - $d"; tail -n 25 "$tmp/out" | sed 's/^/#   /'; fi
+. "$top/tests/lib/tap.sh"
+TAP_DIAG_LINES=25
+# run_logged DESCRIPTION CMD...: run, and CMD's output in the log and in
+# $tmp/out.
+run_logged() {
+	echo "### $((TAP_N + 1)) - $1" >>"$log"
+	run "$@"
+	printf '%s\n' "$TAP_OUTPUT" >"$tmp/out"
 	cat "$tmp/out" >>"$log"
 }
-bail() { fail=1; echo "Bail out! $*"; echo "1..$n"; exit 1; }
+bail() { echo "Bail out! $*"; echo "1..$TAP_N"; exit 1; }
 elapsed() { echo "# $1: $((SECONDS - t0)) s so far"; }
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 	DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"; }
@@ -153,7 +154,7 @@ rm -rf "$root"
 mkdir -p "$root"
 # In RAM unless it is to be kept: faster, and it vanishes with the namespace.
 [ "${SLD_LC_KEEP:-0}" = 1 ] || mount -t tmpfs -o size=6G,mode=0755 sld-lifecycle "$root"
-t "debootstrap a fresh Debian 12 root from the cached tarball" \
+run_logged "debootstrap a fresh Debian 12 root from the cached tarball" \
 	debootstrap --variant=minbase --unpack-tarball="$base" bookworm "$root" "$mirror"
 [ -x "$root/usr/bin/apt-get" ] || bail "no root"
 elapsed "root ready"
@@ -177,13 +178,13 @@ deb $mirror bookworm-updates main
 deb $security bookworm-security main
 deb [trusted=yes] file:/srv/sld-repo ./
 EOF
-t "apt-get update in the root (Debian + local file: repository)" apt_root update
+run_logged "apt-get update in the root (Debian + local file: repository)" apt_root update
 grep -q '^Package: sld-compat-dkms$' "$root/srv/sld-repo/Packages" ||
 	bail "local repository has no sld-compat-dkms"
 
 # 3 (set up before the first build): the MOK key DKMS signs with.
 mkdir -p "$root/var/lib/dkms"
-t "MOK key pair in /var/lib/dkms (openssl)" openssl req -new -x509 -newkey rsa:2048 \
+run_logged "MOK key pair in /var/lib/dkms (openssl)" openssl req -new -x509 -newkey rsa:2048 \
 	-nodes -days 36500 -outform DER -subj "/CN=$signer/" \
 	-keyout "$root/var/lib/dkms/mok.key" -out "$root/var/lib/dkms/mok.pub"
 
@@ -195,20 +196,20 @@ printf '#!/bin/sh\necho "update-initramfs: diverted in this test root"\n' \
 	> "$root/usr/sbin/update-initramfs"
 chmod +x "$root/usr/sbin/update-initramfs"
 
-t "install linux-headers-$k1" apt_root install --no-install-recommends "linux-headers-$k1"
+run_logged "install linux-headers-$k1" apt_root install --no-install-recommends "linux-headers-$k1"
 elapsed "headers $k1"
-t "apt-get install sld-compat-dkms (dependencies resolved by apt)" \
+run_logged "apt-get install sld-compat-dkms (dependencies resolved by apt)" \
 	apt_root install sld-compat-dkms
 cp "$tmp/out" "$out/install.out"
 elapsed "sld-compat-dkms installed"
 st() { in_root dpkg-query -W -f='${Status}' "$1" 2>/dev/null; }
-t "dkms came from Debian as a dependency" \
+run_logged "dkms came from Debian as a dependency" \
 	test "$(st dkms)" = "install ok installed"
-t "sld-compat-tools came from the local repository as a Recommends" \
+run_logged "sld-compat-tools came from the local repository as a Recommends" \
 	test "$(st sld-compat-tools)" = "install ok installed"
-t "sldctl --version in the root" sh -c \
+run_logged "sldctl --version in the root" sh -c \
 	"chroot '$root' /usr/sbin/sldctl --version | grep -qx 'sldctl $ver'"
-t "dkms: sld-compat/$ver added, source in /usr/src/sld-compat-$ver" sh -c \
+run_logged "dkms: sld-compat/$ver added, source in /usr/src/sld-compat-$ver" sh -c \
 	"test -d '$root/var/lib/dkms/sld-compat/$ver' && test -f '$root/usr/src/sld-compat-$ver/dkms.conf'"
 
 ko_of() { ls "$root/lib/modules/$1/updates/dkms/"sld_compat.ko* 2>/dev/null | head -n1; }
@@ -221,11 +222,11 @@ dkms_installed() {	# dkms_installed KVER: dkms status says installed, .ko in pla
 heads=$(in_root sh -c 'for d in /lib/modules/*; do [ -e "$d/build/include" ] && echo "${d##*/}"; done')
 echo "# kernels with headers in the root: $(echo $heads)"
 for k in $heads; do
-	t "DKMS built and installed sld_compat.ko for $k (headers present)" dkms_installed "$k"
+	run_logged "DKMS built and installed sld_compat.ko for $k (headers present)" dkms_installed "$k"
 done
 
 # --- 2. A second kernel's headers: the kernel hook builds for it ----------
-t "install linux-headers-$k2" apt_root install --no-install-recommends "linux-headers-$k2"
+run_logged "install linux-headers-$k2" apt_root install --no-install-recommends "linux-headers-$k2"
 cp "$tmp/out" "$out/headers2.out"
 elapsed "headers $k2"
 # The headers of 6.12 depend on its image, whose postinst.d/dkms hook runs
@@ -237,10 +238,10 @@ hook_ran() {	# hook_ran HOOK: HOOK's output in the apt run says autoinstall for 
 	echo "$o"
 	echo "$o" | grep -q "autoinstall for kernel: $k2"
 }
-t "header_postinst.d/dkms ran dkms autoinstall for $k2" hook_ran header_postinst.d
+run_logged "header_postinst.d/dkms ran dkms autoinstall for $k2" hook_ran header_postinst.d
 grep -q '^/etc/kernel/postinst.d/dkms:$' "$out/headers2.out" &&
 	echo "# (linux-image-$k2 came as a dependency; its postinst.d/dkms hook ran first)"
-t "DKMS built and installed sld_compat.ko for $k2 (no dkms command of ours)" \
+run_logged "DKMS built and installed sld_compat.ko for $k2 (no dkms command of ours)" \
 	dkms_installed "$k2"
 
 # --- 3. Signed with the MOK key --------------------------------------------
@@ -251,7 +252,7 @@ signed() {	# signed KVER
 	test "$s" = "$signer"
 }
 for k in $k1 $k2; do
-	t "sld_compat.ko for $k is signed by the MOK key (modinfo -F signer)" signed "$k"
+	run_logged "sld_compat.ko for $k is signed by the MOK key (modinfo -F signer)" signed "$k"
 done
 
 # --- 4. The DKMS-built module loads on its kernel (QEMU TCG) ---------------
@@ -260,21 +261,11 @@ cp tests/pkg/vm-t/*.sh "$tmp/vm-t/"
 echo "$ver" > "$tmp/vm-t/version.expect"
 for k in $k1 $k2; do
 	ko=$(ko_of "$k")
-	if [ -z "$ko" ]; then t "[vm $k] a DKMS-built .ko to boot" false; continue; fi
+	if [ -z "$ko" ]; then nok "[vm $k] a DKMS-built .ko to boot"; continue; fi
 	rm -f "$out/vm/$k.tap"
 	SLD_KO=$ko VM_T=$tmp/vm-t VM_OUT=$out/vm bash tests/vm/vm.sh "$k" check >>"$log" 2>&1
-	if [ ! -s "$out/vm/$k.tap" ]; then t "[vm $k] VM ran" false; continue; fi
-	while IFS= read -r line; do
-		case $line in
-		"ok "*|"not ok "*)
-			n=$((n + 1))
-			case $line in "not ok "*) fail=1 ;; esac
-			line=${line//"[$k] "/}
-			echo "$line" | sed -E "s/^(not )?ok [0-9]+/\1ok $n [vm $k]/" ;;
-		"1.."*) ;;
-		*) echo "$line" ;;
-		esac
-	done < "$out/vm/$k.tap"
+	if [ ! -s "$out/vm/$k.tap" ]; then nok "[vm $k] VM ran"; continue; fi
+	tap_fold "[vm]" < "$out/vm/$k.tap"
 	elapsed "VM $k"
 done
 
@@ -308,20 +299,20 @@ no_modinfo() {
 	local k
 	for k in $k1 $k2; do ! in_root modinfo -k "$k" sld_compat || return 1; done
 }
-t "apt-get remove sld-compat-dkms sld-compat-tools" \
+run_logged "apt-get remove sld-compat-dkms sld-compat-tools" \
 	apt_root remove sld-compat-dkms sld-compat-tools
 # The tools package's conffiles: sld-compat.conf and conf.d's examples.
-t "after remove: no module, no DKMS tree, no source; only the conffiles left" \
+run_logged "after remove: no module, no DKMS tree, no source; only the conffiles left" \
 	none_left "$root/etc/sld-compat"
-t "after remove: the examples stay until purge, as conffiles" \
+run_logged "after remove: the examples stay until purge, as conffiles" \
 	test -f "$root/etc/sld-compat/conf.d/libvirt-qemu.conf.example"
-t "after remove: modinfo -k finds sld_compat for no kernel" no_modinfo
-t "after remove: the conffile $conf stays until purge" test -f "$root$conf"
-t "apt-get purge sld-compat-dkms sld-compat-tools" \
+run_logged "after remove: modinfo -k finds sld_compat for no kernel" no_modinfo
+run_logged "after remove: the conffile $conf stays until purge" test -f "$root$conf"
+run_logged "apt-get purge sld-compat-dkms sld-compat-tools" \
 	apt_root purge sld-compat-dkms sld-compat-tools
-t "after purge: dpkg knows neither package as installed or configured" not_installed
-t "after purge: no file of either package, no module, no DKMS tree, no source" none_left
-t "after purge: no /etc/sld-compat" test ! -e "$root/etc/sld-compat"
+run_logged "after purge: dpkg knows neither package as installed or configured" not_installed
+run_logged "after purge: no file of either package, no module, no DKMS tree, no source" none_left
+run_logged "after purge: no /etc/sld-compat" test ! -e "$root/etc/sld-compat"
 nothing_named() {
 	find "$root" -xdev \( -path "$root/srv/sld-repo" -o -path "$root/var/lib/apt/lists" \
 		-o -path "$root/var/cache/apt" -o -path "$root/proc" -o -path "$root/sys" \
@@ -329,9 +320,8 @@ nothing_named() {
 		grep -q . && return 1
 	return 0
 }
-t "after purge: no path named *sld[-_]compat* anywhere in the root" nothing_named
-t "dkms itself still works (dkms status)" in_root dkms status
+run_logged "after purge: no path named *sld[-_]compat* anywhere in the root" nothing_named
+run_logged "dkms itself still works (dkms status)" in_root dkms status
 
 echo "# lifecycle: $((SECONDS - t0)) s; log $log"
-echo "1..$n"
-exit $fail
+tap_done

@@ -19,24 +19,21 @@ out=$top/build/vm-enforcing/$what
 VM_CPU=enforcing VM_T=$top/tests/vm/$dir VM_OUT=$out VM_TIMEOUT=300 VM_APPEND=loglevel=7 \
 	bash "$top/tests/vm/vm.sh" "$kver" check >/dev/null 2>&1
 log=$out/$kver-check.log
-n=0
-t() {	# t DESCRIPTION REGEX [absent]: REGEX is in the log (or is not)
-	n=$((n + 1))
-	found=0 want=1
-	grep -qE -- "$2" "$log" && found=1
-	[ "${3:-}" = absent ] && want=0
-	if [ $found = $want ]; then echo "ok $n - [$kver $what] $1"; else
-		echo "not ok $n - [$kver $what] $1"; fi
-}
-t "the VM booted and ran the test" '^@@@ BEGIN check'
+. "$top/tests/lib/tap.sh"
+in_log() { grep -qE -- "$1" "$log"; }	# in_log REGEX
+tag="[$kver $what]"
+run "$tag the VM booted and ran the test" in_log '^@@@ BEGIN check'
 if [ "$what" = ibt ]; then
 	# +0x4: the kprobe sits after the sealed (poisoned) ENDBR, which
 	# fx_lookup() does not recognise as one, so it calls there.
-	t "#CP on the call: Missing ENDBR in kallsyms_lookup_name" 'Missing ENDBR: kallsyms_lookup_name\+0x[0-9a-f]+/'
+	run "$tag #CP on the call: Missing ENDBR in kallsyms_lookup_name" \
+		in_log 'Missing ENDBR: kallsyms_lookup_name\+0x[0-9a-f]+/'
 else
-	t "#AC at CPL 0: the kernel's die(\"Split lock detected\")" 'Split lock detected'
-	t "at the module's lock (RIP in slcrash)" 'RIP: 0010:[A-Za-z_]+\+0x[0-9a-f]+/0x[0-9a-f]+ \[slcrash\]'
+	run "$tag #AC at CPL 0: the kernel's die(\"Split lock detected\")" \
+		in_log 'Split lock detected'
+	run "$tag at the module's lock (RIP in slcrash)" \
+		in_log 'RIP: 0010:[A-Za-z_]+\+0x[0-9a-f]+/0x[0-9a-f]+ \[slcrash\]'
 fi
-t "the kernel dies of it (panic)" 'Kernel panic'
-t "the module's init never returned" "$mod: survived" absent
-echo "1..$n"
+run "$tag the kernel dies of it (panic)" in_log 'Kernel panic'
+fails "$tag the module's init never returned" in_log "$mod: survived"
+tap_done

@@ -11,10 +11,10 @@ set -u
 
 : "${SLDCTL:?}" "${SLDCTL_DATA:?}"
 D=$SLDCTL_DATA
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/lib.sh"
 no_sanitizer() {	# WHAT
 	if grep -qE 'Sanitizer|runtime error' "$T/err"; then
-		not_ok "$1: sanitizer report"
+		nok "$1: sanitizer report"
 		sed 's/^/#   /' "$T/err" | head -n 20
 	else
 		ok "$1: no sanitizer report"
@@ -59,16 +59,16 @@ for f in "$B"/* "$D/m32_vmx.ko" /nonexistent/module.ko "$T" /dev/null \
 	"$T/$long.ko"; do
 	n=$((n + 1))
 	w="scan $(basename "$f" | cut -c1-40 | LC_ALL=C tr -c "[:print:]" "?")"
-	run "$SLDCTL" scan "$f"
+	capture "$SLDCTL" scan "$f"
 	expect_rc 2 "$w"
 	if [ -s "$T/err" ] && grep -q '^sldctl: ' "$T/err"; then ok "$w: says why"
-	else not_ok "$w: says why"; sed 's/^/#   /' "$T/err"; fi
+	else nok "$w: says why"; sed 's/^/#   /' "$T/err"; fi
 	no_sanitizer "$w"
-	run "$SLDCTL" scan --json "$f"
+	capture "$SLDCTL" scan --json "$f"
 	expect_rc 2 "$w --json"
 	no_sanitizer "$w --json"
 done
-if [ $n -ge 20 ]; then ok "scan: $n bad files"; else not_ok "scan: only $n bad files"; fi
+if [ $n -ge 20 ]; then ok "scan: $n bad files"; else nok "scan: only $n bad files"; fi
 
 # ---- apply: configuration lines -------------------------------------------------------
 R=$T/root
@@ -116,7 +116,7 @@ verbose = $v4001
 verbose = 1\\nverbose = 2
 frozen = 1
 EOF2
-if [ $n -ge 20 ]; then ok "apply: $n bad lines"; else not_ok "apply: only $n bad lines"; fi
+if [ $n -ge 20 ]; then ok "apply: $n bad lines"; else nok "apply: only $n bad lines"; fi
 rm -f "$E/sld-compat.conf"
 printf 'verbose\n' > "$E/conf.d/10-bad.conf"
 SLDCTL_ROOT=$R "$SLDCTL" apply > "$T/out" 2> "$T/err"
@@ -145,12 +145,11 @@ for cmd in status apply scan; do
 		no_sanitizer "$w"
 	done
 done
-if [ $n -ge 20 ]; then ok "arguments: $n bad ones"; else not_ok "arguments: only $n bad ones"; fi
+if [ $n -ge 20 ]; then ok "arguments: $n bad ones"; else nok "arguments: only $n bad ones"; fi
 for cmd in status apply; do
 	SLDCTL_ROOT=$R "$SLDCTL" $cmd "" > "$T/out" 2> "$T/err"
 	RC=$?
 	expect_rc 2 "$cmd '': empty argument refused"
 done
 
-echo "1..$N"
-[ "$FAILS" -eq 0 ]
+tap_done

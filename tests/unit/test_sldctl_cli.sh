@@ -9,34 +9,34 @@ set -u
 
 : "${SLDCTL:?}" "${SLDCTL_DATA:?}"
 D=$SLDCTL_DATA
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../config.sh"
 
 # ---- usage ------------------------------------------------------------------
-run "$SLDCTL"
+capture "$SLDCTL"
 expect_rc 2 "no command"
 expect_grep "$T/err" "usage: sldctl" "no command prints usage"
-run "$SLDCTL" scan
+capture "$SLDCTL" scan
 expect_rc 2 "scan without files"
 expect_grep "$T/err" "usage: sldctl scan" "scan without files prints usage"
-run "$SLDCTL" scan --bogus "$D/sld_clean.ko"
+capture "$SLDCTL" scan --bogus "$D/sld_clean.ko"
 expect_rc 2 "unknown option"
 expect_grep "$T/err" "unknown option '--bogus'" "unknown option named"
-run "$SLDCTL" frobnicate
+capture "$SLDCTL" frobnicate
 expect_rc 2 "unknown command"
-run "$SLDCTL" --help
+capture "$SLDCTL" --help
 expect_rc 0 "--help"
 expect_grep "$T/out" "scan" "--help lists scan"
-run "$SLDCTL" scan --help
+capture "$SLDCTL" scan --help
 expect_rc 0 "scan --help"
-run "$SLDCTL" --version
+capture "$SLDCTL" --version
 expect_rc 0 "--version"
-if grep -Eq '^sldctl [0-9]+\.[0-9]+\.[0-9]+' "$T/out"; then ok "version format"; else not_ok "version format"; fi
+if grep -Eq '^sldctl [0-9]+\.[0-9]+\.[0-9]+' "$T/out"; then ok "version format"; else nok "version format"; fi
 
 # ---- verdicts and exit codes --------------------------------------------------
-run "$SLDCTL" scan "$D/sld_clean.ko" "$D/sld_svm.ko.xz" "$D/sld_safe.ko.zst" "$D/sld_imports.ko"
+capture "$SLDCTL" scan "$D/sld_clean.ko" "$D/sld_svm.ko.xz" "$D/sld_safe.ko.zst" "$D/sld_imports.ko"
 expect_rc 0 "clean, svm-only and safe modules"
-run "$SLDCTL" scan "$D/sld_clean.ko" "$D/sld_vmx.ko"
+capture "$SLDCTL" scan "$D/sld_clean.ko" "$D/sld_vmx.ko"
 expect_rc 1 "a VMX module"
 expect_grep "$T/out" "$D/sld_vmx.ko: sld_vmx: hypervisor (vmx-text)" "human verdict line"
 expect_grep "$T/out" "    vmlaunch: 1 (first .text+0x1)" "human finding line"
@@ -46,11 +46,11 @@ expect_grep "$T/out" "$D/sld_clean.ko: sld_clean: clean (" "human clean line"
 # Compression is found by magic, not by name.
 cp "$D/sld_vmx.ko.zst" "$T/renamed.ko"
 cp "$D/sld_svm.ko.xz" "$T/renamed-svm"
-run "$SLDCTL" scan "$T/renamed.ko" "$T/renamed-svm"
+capture "$SLDCTL" scan "$T/renamed.ko" "$T/renamed-svm"
 expect_rc 1 "compressed files with misleading names"
 
 # ---- JSON ---------------------------------------------------------------------
-run "$SLDCTL" scan --json "$D"/sld_*.ko "$D"/sld_*.ko.xz "$D"/sld_*.ko.zst
+capture "$SLDCTL" scan --json "$D"/sld_*.ko "$D"/sld_*.ko.xz "$D"/sld_*.ko.zst
 NMOD=$(ls "$D"/sld_*.ko | wc -l)
 expect_rc 1 "--json over all test modules"
 json_check "JSON shape and values" '
@@ -83,18 +83,18 @@ assert by["sld_noname"][0]["module"] is None
 # Names with quotes, backslashes, control and non-UTF-8 bytes stay valid JSON.
 WEIRD="$T/$(printf 'we"ird\\\001\377\n.ko')"
 cp "$D/sld_vmx.ko" "$WEIRD"
-run "$SLDCTL" scan --json "$WEIRD"
+capture "$SLDCTL" scan --json "$WEIRD"
 expect_rc 1 "--json with a weird file name"
 json_check "weird file name escaped" '
 assert doc[0]["file"].endswith("/we\"ird\\\x01\xff\n.ko"), repr(doc[0]["file"])
 '
-run "$SLDCTL" scan "$WEIRD"
+capture "$SLDCTL" scan "$WEIRD"
 expect_grep "$T/out" 'we"ird\x5c\x01' "human output escapes control bytes"
-if [ "$(wc -l < "$T/out")" -eq 4 ]; then ok "newline in name does not split lines"; else not_ok "newline in name split the line"; fi
+if [ "$(wc -l < "$T/out")" -eq 4 ]; then ok "newline in name does not split lines"; else nok "newline in name split the line"; fi
 
 # ---- registry list: the verdict's built-in table ---------------------------------
 mkdir -p "$T/root"
-run env SLDCTL_ROOT="$T/root" SLDCTL_CONFIG="$T/root/none.conf" "$SLDCTL" registry list
+capture env SLDCTL_ROOT="$T/root" SLDCTL_CONFIG="$T/root/none.conf" "$SLDCTL" registry list
 expect_rc 0 "registry list without the module"
 expect_grep "$T/out" "built-in hypervisor: vmmon (VMware vmmon" "registry list: built-in vmmon"
 expect_grep "$T/out" "built-in hypervisor: vboxdrv (VirtualBox vboxdrv" "registry list: built-in vboxdrv"
@@ -109,10 +109,10 @@ printf 'XXXXXXXX' | dd of="$T/bad.ko.zst" bs=1 seek=20 conv=notrunc 2> /dev/null
 mkdir "$T/dir.ko"
 
 check_error() {	# FILE MESSAGE
-	run "$SLDCTL" scan "$1"
+	capture "$SLDCTL" scan "$1"
 	expect_rc 2 "error: $2"
 	expect_grep "$T/err" "sldctl: $1: $2" "error message for $2"
-	if [ "$(wc -l < "$T/err")" -eq 1 ]; then ok "one stderr line for $2"; else not_ok "stderr for $2 not one line"; fi
+	if [ "$(wc -l < "$T/err")" -eq 1 ]; then ok "one stderr line for $2"; else nok "stderr for $2 not one line"; fi
 }
 check_error "$T/missing.ko" "cannot open: No such file or directory"
 check_error "$T/text.ko" "not an ELF file"
@@ -124,11 +124,11 @@ check_error "$T/bad.ko.zst" "corrupt zstd data"
 check_error "$T/dir.ko" "is a directory"
 
 # One bad file does not stop the others; exit is the worst.
-run "$SLDCTL" scan "$D/sld_clean.ko" "$T/missing.ko" "$D/sld_vmx.ko"
+capture "$SLDCTL" scan "$D/sld_clean.ko" "$T/missing.ko" "$D/sld_vmx.ko"
 expect_rc 2 "error wins over hypervisor"
 expect_grep "$T/out" "sld_clean: clean" "file before the error scanned"
 expect_grep "$T/out" "sld_vmx: hypervisor" "file after the error scanned"
-run "$SLDCTL" scan --json "$T/text.ko" "$D/sld_svm.ko"
+capture "$SLDCTL" scan --json "$T/text.ko" "$D/sld_svm.ko"
 expect_rc 2 "--json with an error"
 json_check "error object in JSON" '
 assert doc[0]["error"] == "not an ELF file" and doc[1]["module"] == "sld_svm", doc
@@ -138,7 +138,7 @@ assert doc[0]["error"] == "not an ELF file" and doc[1]["module"] == "sld_svm", d
 K61=$SLD_CACHE/$KVER_61/root/lib/modules/$KVER_61/kernel/arch/x86/kvm
 K612=$SLD_CACHE/$KVER_612/root/lib/modules/$KVER_612/kernel/arch/x86/kvm
 if [ -f "$K61/kvm-intel.ko" ] && [ -f "$K612/kvm-intel.ko.xz" ]; then
-	run "$SLDCTL" scan --json "$K61/kvm-intel.ko" "$K61/kvm-amd.ko" "$K612/kvm-intel.ko.xz" "$K612/kvm-amd.ko.xz"
+	capture "$SLDCTL" scan --json "$K61/kvm-intel.ko" "$K61/kvm-amd.ko" "$K612/kvm-intel.ko.xz" "$K612/kvm-amd.ko.xz"
 	expect_rc 0 "Debian kvm modules"
 	json_check "kvm_intel imports the guest handler, kvm_amd is svm-only" '
 for o in doc:
@@ -152,5 +152,4 @@ else
 	echo "# skipping real modules: $K61 not unpacked"
 fi
 
-echo "1..$N"
-[ "$FAILS" -eq 0 ]
+tap_done

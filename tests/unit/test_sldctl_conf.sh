@@ -6,13 +6,13 @@
 set -u
 
 : "${SLDCTL:?}"
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/lib.sh"
 R=$T/root
 P=$R/sys/module/sld_compat/parameters
 S=$R/sys/kernel/sld_compat
 E=$R/etc/sld-compat
 
-run() {
+capture() {
 	SLDCTL_ROOT=$R "$@" > "$T/out" 2> "$T/err"
 	RC=$?
 }
@@ -36,24 +36,24 @@ make_tree() {
 
 # ---- usage ---------------------------------------------------------------------
 make_tree
-run "$SLDCTL" --help
+capture "$SLDCTL" --help
 expect_grep "$T/out" "apply" "--help lists apply"
 expect_grep "$T/out" "status" "--help lists status"
-run "$SLDCTL" apply --bogus
+capture "$SLDCTL" apply --bogus
 expect_rc 2 "apply: unknown option"
 expect_grep "$T/err" "unknown option '--bogus'" "apply: unknown option named"
-run "$SLDCTL" apply --config
+capture "$SLDCTL" apply --config
 expect_rc 2 "apply: --config without FILE"
-run "$SLDCTL" apply extra
+capture "$SLDCTL" apply extra
 expect_rc 2 "apply: stray argument"
-run "$SLDCTL" status --bogus
+capture "$SLDCTL" status --bogus
 expect_rc 2 "status: unknown option"
-run "$SLDCTL" status extra
+capture "$SLDCTL" status extra
 expect_rc 2 "status: stray argument"
 
 # ---- apply: all good ---------------------------------------------------------------
 printf '# sld-compat\n\nverbose = 2\nenabled=N\n' > "$E/sld-compat.conf"
-run "$SLDCTL" apply
+capture "$SLDCTL" apply
 expect_rc 0 "apply: all knobs applied"
 is "$(cat "$P/verbose")" 2 "apply: verbose written"
 is "$(cat "$P/enabled")" N "apply: enabled written"
@@ -62,7 +62,7 @@ is "$(cat "$T/err")" "" "apply: nothing on stderr"
 
 # ---- apply: nothing configured ---------------------------------------------------------
 rm -f "$E/sld-compat.conf"
-run "$SLDCTL" apply
+capture "$SLDCTL" apply
 expect_rc 0 "apply: no configuration at all"
 
 # ---- apply: drop-ins override in lexical order ---------------------------------------------
@@ -71,7 +71,7 @@ printf 'verbose = 1\nenabled = Y\n' > "$E/sld-compat.conf"
 printf 'verbose = 3\n' > "$E/conf.d/20-late.conf"
 printf 'verbose = 0\nenabled = N\n' > "$E/conf.d/10-early.conf"
 printf 'verbose = 9\n' > "$E/conf.d/30-ignored.conf.disabled"
-run "$SLDCTL" apply
+capture "$SLDCTL" apply
 expect_rc 0 "apply: main file and drop-ins"
 is "$(cat "$P/verbose")" 3 "apply: last drop-in wins"
 is "$(cat "$P/enabled")" N "apply: earlier drop-in overrides the main file"
@@ -88,7 +88,7 @@ frozen = 8
 enabled = N
 verbose = 3
 CONF
-run "$SLDCTL" apply
+capture "$SLDCTL" apply
 expect_rc 1 "apply: some lines rejected"
 expect_grep "$T/err" "$E/sld-compat.conf:3: missing '='" "apply: bad line with file:line"
 expect_grep "$T/err" "$E/sld-compat.conf:4: sld_compat has no knob 'no_such_knob'" "apply: unknown knob with file:line"
@@ -102,23 +102,23 @@ is "$(cat "$P/frozen")" 7 "apply: read-only knob untouched"
 make_tree
 mkdir "$P/weird"
 printf 'weird = 1\n' > "$E/sld-compat.conf"
-run "$SLDCTL" apply
+capture "$SLDCTL" apply
 expect_rc 1 "apply: knob that is not a file"
 
 # ---- apply --config and --dry-run ---------------------------------------------------------------
 make_tree
 printf 'verbose = 3\n' > "$E/sld-compat.conf"
 printf 'verbose = 0\n' > "$T/other.conf"
-run "$SLDCTL" apply --config "$T/other.conf"
+capture "$SLDCTL" apply --config "$T/other.conf"
 expect_rc 0 "apply --config FILE"
 is "$(cat "$P/verbose")" 0 "apply --config: only that file is used"
-run "$SLDCTL" apply --config "$T/missing.conf"
+capture "$SLDCTL" apply --config "$T/missing.conf"
 expect_rc 2 "apply --config with a missing file"
 expect_grep "$T/err" "$T/missing.conf: cannot read" "apply --config: missing file named"
 
 make_tree
 printf 'verbose = 3\nnope = 1\n' > "$E/sld-compat.conf"
-run "$SLDCTL" apply --dry-run
+capture "$SLDCTL" apply --dry-run
 expect_rc 1 "apply --dry-run reports the unknown knob"
 is "$(cat "$P/verbose")" 1 "apply --dry-run writes nothing"
 expect_grep "$T/out" "would set sld_compat.verbose = 3" "apply --dry-run says what it would do"
@@ -128,10 +128,10 @@ expect_grep "$T/err" "sld-compat.conf:2: sld_compat has no knob 'nope'" "apply -
 make_tree
 rm -rf "$R/sys/module/sld_compat"
 printf 'verbose = 3\n' > "$E/sld-compat.conf"
-run "$SLDCTL" apply
+capture "$SLDCTL" apply
 expect_rc 2 "apply: module not loaded"
 expect_grep "$T/err" "sld_compat is not loaded" "apply: says the module is not loaded"
-run "$SLDCTL" apply --dry-run
+capture "$SLDCTL" apply --dry-run
 expect_rc 0 "apply --dry-run without the module checks the files only"
 expect_grep "$T/out" "would set sld_compat.verbose = 3" "apply --dry-run without the module"
 
@@ -188,7 +188,7 @@ make_status_tree() {
 line_of() { grep -nF -- "$1" "$T/out" | head -1 | cut -d: -f1 | grep . || echo 0; }
 
 make_status_tree
-run "$SLDCTL" status
+capture "$SLDCTL" status
 expect_rc 0 "status: module loaded"
 is "$(head -1 "$T/out")" "sld_compat: loaded, version 0.1.0" "status: first line says loaded, and the version"
 expect_grep "$T/out" "sld_compat mode: on_hypervisor=protect enabled=Y" "status: mode of sld_compat"
@@ -211,7 +211,7 @@ if [ "$(line_of "protected tasks:")" -gt 0 ] &&
 	[ "$(line_of "knobs:")" -lt "$(line_of "counters:")" ]; then
 	ok "status: summary before the details"
 else
-	not_ok "status: summary before the details:"; sed 's/^/#   /' "$T/out"
+	nok "status: summary before the details:"; sed 's/^/#   /' "$T/out"
 fi
 expect_grep "$T/out" "  verbose: 1" "status: a knob"
 expect_grep "$T/out" "  exempt_comm: vmtest" "status: a list knob"
@@ -232,9 +232,9 @@ is "$dups" "" "status: each value printed once"
 expect_no_grep "$T/out" "tasks_live" "status: the aggregate status file is not printed"
 expect_no_grep "$T/out" "present" "status: kernel code only with --verbose"
 n=$(wc -l < "$T/out")
-if [ "$n" -le 40 ]; then ok "status: $n lines"; else not_ok "status: $n lines, want at most 40"; fi
+if [ "$n" -le 40 ]; then ok "status: $n lines"; else nok "status: $n lines, want at most 40"; fi
 
-run "$SLDCTL" status --verbose
+capture "$SLDCTL" status --verbose
 expect_rc 0 "status --verbose"
 expect_grep "$T/out" "    scan: vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@.text+0x205 guest_calls=7038" "status -v: the hypervisor's scan record"
 expect_grep "$T/out" "  ac-user handle_user_split_lock armed" "status -v: hooks"
@@ -248,9 +248,9 @@ for v in $(seq 7001 7040) 1024 512; do
 	[ "$c" -eq 1 ] || dups="$dups $v:$c"
 done
 is "$dups" "" "status -v: each value printed once"
-run "$SLDCTL" status --verbose --json
+capture "$SLDCTL" status --verbose --json
 expect_rc 2 "status --verbose --json: usage error"
-run "$SLDCTL" status -v --format prometheus
+capture "$SLDCTL" status -v --format prometheus
 expect_rc 2 "status -v --format prometheus: usage error"
 
 # New files, knobs and counters appear without code changes.
@@ -260,13 +260,13 @@ echo 42 > "$S/account"
 printf 'odd\001' > "$S/zz_odd"
 echo 3 > "$P/new_knob"
 echo 'ac_new_thing 9' >> "$S/ac"
-run "$SLDCTL" status
+capture "$SLDCTL" status
 expect_grep "$T/out" "other files:" "status: unknown files listed"
 expect_grep "$T/out" "  zz_odd: odd\\x01" "status: control bytes escaped"
 expect_grep "$T/out" "  modules/list: vmmon hypervisor" "status: subdirectory"
 expect_grep "$T/out" "  new_knob: 3" "status: unknown knob"
 expect_grep "$T/out" "  other: ac_new_thing 9" "status: unknown counter"
-run "$SLDCTL" status --json
+capture "$SLDCTL" status --json
 expect_rc 0 "status --json"
 json_check "status --json shape and values" '
 assert doc["cpu"] == {"split_lock_detect": True, "bus_lock_detect": False}, doc["cpu"]
@@ -287,7 +287,7 @@ assert doc["errors"] == []
 
 # No cpuinfo: flags unknown/null, which is an error.
 rm "$R/proc/cpuinfo"
-run "$SLDCTL" status --json
+capture "$SLDCTL" status --json
 expect_rc 2 "status: unreadable /proc/cpuinfo"
 json_check "status --json: unknown cpu flags are null, error listed" '
 assert doc["cpu"] == {"split_lock_detect": None, "bus_lock_detect": None}, doc["cpu"]
@@ -296,12 +296,12 @@ assert len(doc["errors"]) == 1 and "cpuinfo" in doc["errors"][0], doc["errors"]
 
 make_status_tree
 rm -rf "$R/sys/module/sld_compat" "$S"
-run "$SLDCTL" status
+capture "$SLDCTL" status
 expect_rc 1 "status: module not loaded"
 is "$(cat "$T/out")" "sld_compat: not loaded
 cpu: split_lock_detect yes, bus_lock_detect no
 kernel: split-lock mode warn (from default), split_lock_mitigate 1" "status: not loaded, and what CPU and kernel do"
-run "$SLDCTL" status --json
+capture "$SLDCTL" status --json
 expect_rc 1 "status --json: module not loaded"
 json_check "status --json: not loaded" '
 assert doc["loaded"] is False and doc["status"] == {} and doc["knobs"] == {}, doc
@@ -313,10 +313,9 @@ assert doc["cpu"]["split_lock_detect"] is True
 make_tree
 rm -rf "$R/sys/module/sld_compat" "$S"
 for ex in "$(dirname "$0")"/../../packaging/conf.d/*.conf.example; do
-	run "$SLDCTL" apply --config "$ex" --dry-run
+	capture "$SLDCTL" apply --config "$ex" --dry-run
 	expect_rc 0 "example $(basename "$ex"): accepted as it is"
 	expect_no_grep "$T/err" "." "example $(basename "$ex"): no complaint"
 done
 
-echo "1..$N"
-[ "$FAILS" -eq 0 ]
+tap_done

@@ -9,7 +9,7 @@
 set -u
 
 : "${SLDCTL:?}" "${FIXTURES:?}"
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/lib.sh"
 
 R=$T/root
 mkdir -p "$R/dev" "$R/proc"
@@ -34,7 +34,7 @@ task 77 bash 77 1 /usr/bin/bash /user.slice/b.scope		# pid 77 recycled
 
 export SLDCTL_ROOT=$R SLDCTL_JOURNALCTL=/nonexistent/journalctl
 
-run "$SLDCTL" offenders
+capture "$SLDCTL" offenders
 expect_rc 1 "offenders found: exit 1"
 expect_grep "$T/out" "offenders since boot (from /dev/kmsg): 8 task(s), 9 trap line(s), 5 bad line(s) skipped" "summary: tasks, lines, bad lines counted"
 expect_grep "$T/out" "EMT-3/187133: 2 split_lock (first 51.000123, last 54.000000)" "EMT-3: two traps, first and last time"
@@ -60,13 +60,13 @@ printf '%s\n' \
 	'4,1,2000,-;x86/split lock detection: #AC: EMT-5/5002 took a split_lock trap at address: 0x2' \
 	'4,2,3000,-;x86/split lock detection: #AC: a*b/5003 took a split_lock trap at address: 0x3' \
 	> "$R/dev/kmsg"
-run "$SLDCTL" offenders
+capture "$SLDCTL" offenders
 expect_grep "$T/out" "fix: sldctl exempt add --comm 'CPU */KVM' --persist" "gone KVM vCPU thread: the CPU */KVM pattern"
 expect_grep "$T/out" "fix: sldctl exempt add --comm 'EMT-*' --persist" "gone EMT thread: the EMT-* pattern"
 expect_grep "$T/out" "fix: sldctl exempt add --comm 'a\\*b' --persist" "a name with a star: escaped, not a pattern"
 cp "$T/kmsg.saved" "$R/dev/kmsg"
 
-run "$SLDCTL" offenders --json
+capture "$SLDCTL" offenders --json
 expect_rc 1 "--json: exit 1"
 json_check "--json: counts, classes, fixes" "
 o = {(t['comm'], t['pid']): t for t in doc['offenders']}
@@ -91,16 +91,16 @@ J=$T/journalctl
 printf '#!/bin/sh\necho "$@" > %s/jargs\ncat %s/offenders-journal.txt\n' "$T" "$FIXTURES" > "$J"
 chmod +x "$J"
 sed 's/^6,0,0,/6,5,0,/' "$FIXTURES/offenders-kmsg.txt" > "$R/dev/kmsg"
-SLDCTL_JOURNALCTL=$J run "$SLDCTL" offenders
+SLDCTL_JOURNALCTL=$J capture "$SLDCTL" offenders
 expect_rc 1 "wrapped ring: exit 1"
 expect_grep "$T/out" "offenders since boot (from journalctl): 3 task(s), 3 trap line(s), 2 bad line(s) skipped" "wrapped ring: read from journalctl"
 is "$(cat "$T/jargs")" "-k -q --no-pager -o short-monotonic -b" "wrapped ring: journalctl -k -b"
-run "$SLDCTL" offenders
+capture "$SLDCTL" offenders
 expect_grep "$T/out" "(from /dev/kmsg): 8 task(s)" "wrapped ring, no journalctl: what /dev/kmsg still has"
 cp "$FIXTURES/offenders-kmsg.txt" "$R/dev/kmsg"
-SLDCTL_JOURNALCTL=$J run "$SLDCTL" offenders
+SLDCTL_JOURNALCTL=$J capture "$SLDCTL" offenders
 expect_grep "$T/out" "(from /dev/kmsg): 8 task(s)" "ring not wrapped: /dev/kmsg only"
-SLDCTL_JOURNALCTL=$J run "$SLDCTL" offenders --since '2 hours ago' --json
+SLDCTL_JOURNALCTL=$J capture "$SLDCTL" offenders --since '2 hours ago' --json
 expect_rc 1 "--since TIME: exit 1"
 is "$(cat "$T/jargs")" "-k -q --no-pager -o short-iso --since 2 hours ago" "--since TIME: given to journalctl --since"
 json_check "--since TIME: from journalctl" "
@@ -109,12 +109,12 @@ assert len(doc['offenders']) == 3 and doc['bad_lines'] == 2
 "
 
 # doctor: a warning per offender, with the command; exit code unchanged.
-run "$SLDCTL" doctor
+capture "$SLDCTL" doctor
 expect_grep "$T/out" "[warning] split-lock-offender: EMT-3/187133 (virtualbox-emt) took 2 split-lock and 0 bus-lock trap(s) logged since boot (/dev/kmsg)." "doctor: EMT-3 is a finding"
 expect_grep "$T/out" "    fix: sldctl exempt add --path /usr/lib/virtualbox/VirtualBoxVM --persist" "doctor: the command for it"
 expect_grep "$T/out" "[info] offenders-bad-lines: 5 kernel log line(s)" "doctor: bad lines counted"
 expect_no_grep "$T/out" "split-lock-offender: a[b] c/9/1" "doctor: a task sld_compat handles is no finding"
-run "$SLDCTL" doctor --json
+capture "$SLDCTL" doctor --json
 json_check "doctor --json: offender findings" "
 f = [x for x in doc['findings'] if x['id'] == 'split-lock-offender']
 assert len(f) == 7, len(f)
@@ -123,10 +123,10 @@ assert all(x['severity'] == 'warning' for x in f)
 
 # No log: a clear error.
 mv "$R/dev/kmsg" "$R/dev/kmsg.off"
-run "$SLDCTL" offenders
+capture "$SLDCTL" offenders
 expect_rc 2 "no /dev/kmsg: exit 2"
 expect_grep "$T/err" "sldctl offenders: cannot read /dev/kmsg: No such file or directory" "no /dev/kmsg: says so"
-run "$SLDCTL" doctor
+capture "$SLDCTL" doctor
 expect_no_grep "$T/out" "offender" "doctor without a kernel log: no offender finding"
 mv "$R/dev/kmsg.off" "$R/dev/kmsg"
 
@@ -135,7 +135,7 @@ long=$(printf '%070d' 0)
 bad() {	# WHAT MESSAGE ARGS...
 	what=$1 msg=$2
 	shift 2
-	run "$@"
+	capture "$@"
 	expect_rc 2 "bad input: $what"
 	expect_grep "$T/err" "$msg" "bad input: $what: says why"
 	is "$(wc -c < "$T/out")" 0 "bad input: $what: nothing on stdout"
@@ -152,9 +152,8 @@ printf '#!/bin/sh\necho "Failed to parse timestamp: $7" >&2\nexit 1\n' > "$J"
 SLDCTL_JOURNALCTL=$J bad "--since journalctl refuses" "journalctl failed (exit 1)" \
 	"$SLDCTL" offenders --since nonsense
 expect_grep "$T/err" "Failed to parse timestamp: nonsense" "bad input: journalctl's own reason shown"
-run "$SLDCTL" offenders --since BOOT
+capture "$SLDCTL" offenders --since BOOT
 expect_rc 1 "--since BOOT: this boot"
 
-if grep -qE 'Sanitizer|runtime error' "$T/err"; then not_ok "no sanitizer report"; else ok "no sanitizer report"; fi
-echo "1..$N"
-[ "$FAILS" -eq 0 ]
+if grep -qE 'Sanitizer|runtime error' "$T/err"; then nok "no sanitizer report"; else ok "no sanitizer report"; fi
+tap_done

@@ -10,7 +10,7 @@
 set -u
 
 : "${SLDCTL:?}" "${TOP:?}"
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/tests/lib/pkgs.sh"
 ensure_pkgs test_sldctl_prom prometheus systemd >&2 || exit 1
 
@@ -18,7 +18,7 @@ R=$T/root
 S=$R/sys/kernel/sld_compat
 UNITS=$TOP/packaging/systemd
 
-run() {
+capture() {
 	SLDCTL_ROOT=$R SLDCTL_JOURNALCTL=/nonexistent/journalctl "$@" \
 		> "$T/out" 2> "$T/err"
 	RC=$?
@@ -28,7 +28,7 @@ promtool_ok() {	# WHAT
 	if promtool check metrics < "$T/out" > "$T/prom" 2>&1; then
 		ok "$1"
 	else
-		not_ok "$1:"
+		nok "$1:"
 		sed 's/^/#   /' "$T/prom"
 	fi
 }
@@ -51,7 +51,7 @@ make_tree() {
 
 # ---- loaded ----------------------------------------------------------------
 make_tree
-run "$SLDCTL" status --format prometheus
+capture "$SLDCTL" status --format prometheus
 expect_rc 0 "prometheus: module loaded"
 promtool_ok "prometheus: promtool check metrics (loaded)"
 expect_no_grep "$T/err" "runtime error" "prometheus: no sanitizer report"
@@ -83,19 +83,19 @@ done
 expect_no_grep "$T/out" "tasks_refused" "prometheus: the refused sum is not a metric of its own"
 
 # --format json and text are today's outputs.
-run "$SLDCTL" status --json
+capture "$SLDCTL" status --json
 cp "$T/out" "$T/json1"
-run "$SLDCTL" status --format json
+capture "$SLDCTL" status --format json
 is "$(cmp -s "$T/out" "$T/json1" && echo same)" same "--format json is --json"
-run "$SLDCTL" status
+capture "$SLDCTL" status
 cp "$T/out" "$T/text1"
-run "$SLDCTL" status --format text
+capture "$SLDCTL" status --format text
 is "$(cmp -s "$T/out" "$T/text1" && echo same)" same "--format text is the default"
 
 # A newline in a label value (a module name cannot hold one, a file can).
 printf 'x\ny state=a via=- entry=- tasks=1 ac_user=0 ac_guest=0\nvmmon state=a via=- entry=- tasks=1 ac_user=0 ac_guest=0\nvmmon state=b via=- entry=- tasks=2 ac_user=0 ac_guest=0\n' > "$S/hypervisors"
 printf 'vm"x hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=- guest_calls=1 scan_us=1 atomic_ns=1 flags=loaded\ntruncated\n' > "$R/proc/sld_compat_modules"
-run "$SLDCTL" status --format prometheus
+capture "$SLDCTL" status --format prometheus
 promtool_ok "prometheus: promtool accepts escaped labels and skipped lines"
 expect_grep "$T/out" 'sld_compat_module_info{module="vm\"x",verdict="hypervisor",reason="vmx-text"} 1' "prometheus: double quote escaped"
 expect_no_grep "$T/out" 'truncated' "prometheus: a line that does not parse is skipped"
@@ -106,7 +106,7 @@ is "$(grep -c '^sld_compat_hypervisor_tasks{module="vmmon"' "$T/out")" 1 \
 rm "$S/sld_mode"
 mkdir "$S/sld_mode"
 chmod 000 "$S/ac"
-run "$SLDCTL" status --format prometheus
+capture "$SLDCTL" status --format prometheus
 expect_rc 0 "prometheus: read error still exits 0"
 promtool_ok "prometheus: promtool check metrics (read error)"
 if [ "$(id -u)" = 0 ]; then	# root reads mode-000 files: sld_mode is the error
@@ -120,7 +120,7 @@ chmod 644 "$S/ac"
 # ---- not loaded ------------------------------------------------------------
 make_tree
 rm -rf "$R/sys/module/sld_compat" "$S" "$R/dev/kmsg"
-run "$SLDCTL" status --format prometheus
+capture "$SLDCTL" status --format prometheus
 expect_rc 0 "prometheus: not loaded still exits 0"
 promtool_ok "prometheus: promtool check metrics (not loaded)"
 expect_grep "$T/out" "sld_compat_loaded 0" "prometheus: sld_compat_loaded 0"
@@ -132,11 +132,11 @@ make_tree
 for args in "--format yaml" "--format" "--format=" "--json --format prometheus" \
 	"--format text --json" "--format prometheus --format text" "--format PROMETHEUS"; do
 	# shellcheck disable=SC2086
-	run "$SLDCTL" status $args
+	capture "$SLDCTL" status $args
 	expect_rc 2 "status $args: usage error"
 	is "$(wc -c < "$T/out")" 0 "status $args: nothing written"
 done
-run "$SLDCTL" status --format yaml
+capture "$SLDCTL" status --format yaml
 expect_grep "$T/err" "expected text, json or prometheus" "bad --format: says what is accepted"
 
 # ---- systemd units ---------------------------------------------------------
@@ -147,14 +147,14 @@ if systemd-analyze verify --man=no "$U/sld-compat-metrics.timer" \
 	"$U/sld-compat-metrics.service" > "$T/sa" 2>&1 && ! [ -s "$T/sa" ]; then
 	ok "systemd-analyze verify: service and timer"
 else
-	not_ok "systemd-analyze verify:"
+	nok "systemd-analyze verify:"
 	sed 's/^/#   /' "$T/sa"
 fi
 grep -qx 'ConditionPathIsDirectory=/var/lib/prometheus/node-exporter' \
 	"$U/sld-compat-metrics.service" && ok "service: conditioned on the textfile directory" ||
-	not_ok "service: no ConditionPathIsDirectory="
+	nok "service: no ConditionPathIsDirectory="
 grep -qx 'OnUnitActiveSec=60s' "$U/sld-compat-metrics.timer" &&
-	ok "timer: every 60 s" || not_ok "timer: not every 60 s"
+	ok "timer: every 60 s" || nok "timer: not every 60 s"
 
 # The service's command, as systemd runs it ($$ -> $), with our sldctl.
 cmd=$(sed -n 's/^ExecStart=//p' "$U/sld-compat-metrics.service" |
@@ -174,8 +174,7 @@ env DIR="$D" sh -c "$cmd_fail" 2> "$T/err"
 RC=$?
 is "$([ "$RC" -ne 0 ] && echo failed)" failed "service command: a failing sldctl fails the unit"
 cmp -s "$D/sld_compat.prom" "$T/out" && ok "service command: failure keeps the previous file" ||
-	not_ok "service command: previous file replaced on failure"
+	nok "service command: previous file replaced on failure"
 is "$(ls -A "$D" | tr '\n' ' ')" "sld_compat.prom " "service command: no temporary file left on failure"
 
-echo "1..$N"
-[ "$FAILS" -eq 0 ]
+tap_done
