@@ -3,7 +3,8 @@
 #   make demo    boot a VM with the module and show it at work
 #   make check   every test: unit, decoder vs objdump, fuzz (short), VMs
 # Both install what they need on Debian 12 (as root) via tests/vm/deps.sh.
-VERSION := 0.1.0
+# The version: written only in src/VERSION (see src/Kbuild).
+VERSION := $(shell cat src/VERSION)
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
 include tests/config.mk
@@ -132,8 +133,10 @@ cpu-check: deps vmbin
 		> build/vm-enforcing/$(firstword $(CPU_KVERS))-splitlock.tap
 	prove --exec cat build/vm-enforcing/*.tap
 
-# Lint builds of the module for every kernel of the suite: W=1 and sparse.
+# Lint: the version's copies agree with src/VERSION (tests/lint/version.sh);
+# builds of the module for every kernel of the suite with W=1 and sparse.
 lint:
+	prove -e bash -f -o tests/lint/version.sh
 	@set -e; for k in $(KVERS); do \
 		rm -rf build/lint/$$k; mkdir -p build/lint/$$k; cp -a src/. build/lint/$$k/; \
 		echo "# W=1 C=1 $$k"; \
@@ -200,7 +203,7 @@ DKMS_SRC := $(DESTDIR)/usr/src/sld-compat-$(VERSION)
 dkms-src:
 	rm -rf $(DKMS_SRC)
 	mkdir -p $(DKMS_SRC)
-	cp -a dkms.conf $(DKMS_SRC)/
+	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
 	cp -a src $(DKMS_SRC)/
 	find $(DKMS_SRC)/src \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' \
 		-o -name '*.mod' -o -name '*.mod.c' -o -name conftest.h \) -delete
@@ -228,6 +231,7 @@ pkg-tree:
 	rm -rf $(PKG_TREE)
 	mkdir -p $(PKG_TREE)
 	cp -a $(PKG_FILES) $(PKG_TREE)/
+	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf > $(PKG_TREE)/dkms.conf
 	find $(PKG_TREE) \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' \
 		-o -name '*.mod' -o -name '*.mod.c' -o -name conftest.h \
 		-o -name Module.symvers -o -name modules.order -o -name '*.o.d' \) -delete

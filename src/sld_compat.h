@@ -11,8 +11,6 @@
 
 struct module;
 
-#define SLD_COMPAT_VERSION "0.1.0"
-
 /* ---- symbols.c: what the running kernel has ------------------------- */
 
 enum sld_mode {			/* mirrors the kernel's split_lock_detect_state */

@@ -8,7 +8,7 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
-ver=$(sed -n 's/^VERSION := //p' Makefile)
+ver=$(cat src/VERSION)
 pkg=build/pkg
 ddeb=$pkg/sld-compat-dkms_${ver}-1_all.deb
 tdeb=$pkg/sld-compat-tools_${ver}-1_amd64.deb

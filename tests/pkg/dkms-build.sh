@@ -5,7 +5,7 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/config.sh"
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
+ver=$(cat "$top/src/VERSION")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 opts="--sourcetree $tmp/src --dkmstree $tmp/dkms --installtree $tmp/install"

@@ -18,7 +18,7 @@ TAP_DIAG_LINES=20
 bash "$top/tests/vm/sid.sh" >/dev/null || exit 1
 bash "$top/tests/vm/sid.sh" pkgs dkms || exit 1
 [ $# -gt 0 ] || set -- $(bash "$top/tests/vm/sid.sh" kvers)
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
+ver=$(cat "$top/src/VERSION")
 rm -rf "$d"
 mkdir -p "$d/src" "$d/dkms" "$d/install"
 make -s -C "$top" dkms-src DESTDIR="$d/root" >/dev/null

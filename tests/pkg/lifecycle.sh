@@ -57,7 +57,7 @@ if [ -z "${SLD_LC_NS:-}" ]; then
 fi
 
 cd "$top" || exit 1
-ver=$(sed -n 's/^VERSION := //p' Makefile)
+ver=$(cat src/VERSION)
 . tests/config.sh
 k1=${SLD_LC_K1:-$(set -- $KVERS; echo "$1")}
 k2=${SLD_LC_K2:-$(set -- $KVERS; eval echo "\${$#}")}

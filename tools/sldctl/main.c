@@ -9,6 +9,11 @@
 
 #include "sldctl.h"
 
+/* From src/VERSION, the module's too (tools/sldctl/Makefile passes it). */
+#ifndef SLD_COMPAT_VERSION
+#error "SLD_COMPAT_VERSION is not set: build with tools/sldctl/Makefile"
+#endif
+
 struct sldctl_cmd {
 	const char *name;
 	sldctl_cmd_fn fn;

@@ -2,10 +2,6 @@
 #ifndef SLDCTL_H
 #define SLDCTL_H
 
-#ifndef SLD_COMPAT_VERSION
-#define SLD_COMPAT_VERSION "0.1.0"
-#endif
-
 /* Exit codes shared by all subcommands; a run exits with the worst. */
 enum {
 	SLDCTL_EXIT_OK = 0,	/* all clean / safe / svm-only */

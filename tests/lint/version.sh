@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The version is written once, in src/VERSION (in src/ because DKMS and
+# the per-kernel builds get only that directory). Whatever is built takes
+# it from there: the module (src/Kbuild), sldctl (tools/sldctl/Makefile),
+# dkms.conf and the package trees (the Makefile). What a release must
+# carry written out is checked against it here: the newest entries of
+# debian/changelog and of the rpm spec's %changelog, the spec's Version
+# and the man page's header. Part of `make lint`; TAP on stdout.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+. tests/lib/tap.sh
+
+ver=$(cat src/VERSION)
+is "$(wc -l < src/VERSION)" 1 "src/VERSION is one line"
+like "$ver" '^[0-9]+\.[0-9]+\.[0-9]+$' "src/VERSION is X.Y.Z ($ver)"
+is "$(sed -n '1s/^sld-compat (\(.*\)-[^-]*).*/\1/p' packaging/debian/changelog)" \
+	"$ver" "debian/changelog: the newest entry is $ver"
+spec=packaging/rpm/sld-compat.spec
+is "$(sed -n 's/^Version:[[:space:]]*//p' $spec)" "$ver" "rpm spec: Version is $ver"
+is "$(sed -n '/^%changelog/,$s/^\* .* - \(.*\)-[^-]*$/\1/p' $spec | head -n1)" \
+	"$ver" "rpm spec: the newest %changelog entry is $ver"
+is "$(sed -n 's/^\.TH SLDCTL 8 "[^"]*" "sld-compat \([^"]*\)".*/\1/p' packaging/sldctl.8)" \
+	"$ver" "sldctl.8: .TH names sld-compat $ver"
+run "dkms.conf: PACKAGE_VERSION is filled in from src/VERSION" \
+	grep -qx 'PACKAGE_VERSION="#MODULE_VERSION#"' dkms.conf
+fails "no C file defines SLD_COMPAT_VERSION (src/Kbuild and tools/sldctl/Makefile pass it)" \
+	grep -rnE --include='*.[ch]' '#[[:space:]]*define[[:space:]]+SLD_COMPAT_VERSION[[:space:]]' src tools
+tap_done
