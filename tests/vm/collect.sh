@@ -6,26 +6,17 @@ kver=$1
 log=$2
 tap=$(sed -n '/@@@ BEGIN [a-z]* /,/^@@@ END$/p' "$log" | sed '1d;$d')
 dmesg=$(sed -n '/@@@ BEGIN DMESG/,/^@@@ END DMESG/p' "$log" | sed '1d;$d')
-n=0
+. "$(dirname "$0")/../lib/tap.sh"
 
 emit() {	# emit ok|not-ok DESCRIPTION [DIAG]
-	n=$((n + 1))
-	if [ "$1" = ok ]; then echo "ok $n - $2"; else
-		echo "not ok $n - $2"
+	if [ "$1" = ok ]; then ok "$2"; else
+		nok "$2"
 		[ -n "${3:-}" ] && echo "$3" | head -n 40 | sed 's/^/#   /'
 	fi
 	return 0
 }
 
-while IFS= read -r line; do
-	case $line in
-	"ok "*|"not ok "*)
-		n=$((n + 1))
-		echo "$line" | sed -E "s/^(not )?ok [0-9]+/\1ok $n [$kver]/" ;;
-	"1.."*) ;;
-	*) echo "$line" ;;
-	esac
-done <<< "$tap"
+tap_fold "[$kver]" <<< "$tap"
 
 if grep -q '^@@@ END$' "$log"; then
 	emit ok "[$kver] VM booted and the suite ran to the end"
@@ -52,4 +43,5 @@ if [ -z "$errs" ]; then
 else
 	emit not-ok "[$kver] dmesg: no unexpected sld_compat error line" "$errs"
 fi
-echo "1..$n"
+# The plan only: vm.sh (set -e) reads the failures from the TAP.
+echo "1..$TAP_N"

@@ -7,33 +7,10 @@ P=/sys/module/sld_compat/parameters
 S=/sys/kernel/sld_compat
 ACCT=/proc/sld_compat_account
 
-_next() { n=$(($(cat $TAPN) + 1)); echo $n > $TAPN; echo $n; }
-ok() { echo "ok $(_next) - $*"; }
-nok() { echo "not ok $(_next) - $*"; }
-# skip DESCRIPTION REASON: a TAP skip, only where a feature is absent.
-skip() { echo "ok $(_next) - $1 # skip $2"; }
-diag() { echo "$*" | sed 's/^/# /'; }
-
-# is GOT EXPECTED DESCRIPTION
-is() {
-	if [ "$1" = "$2" ]; then ok "$3"; else
-		nok "$3"; diag "  got:      '$1'"; diag "  expected: '$2'"; fi
-}
-# like GOT REGEX DESCRIPTION
-like() {
-	if echo "$1" | grep -qE -- "$2"; then ok "$3"; else
-		nok "$3"; diag "  got: '$1'"; diag "  expected to match: $2"; fi
-}
-# run DESCRIPTION CMD...: passes if CMD exits 0
-run() {
-	d=$1; shift
-	if out=$("$@" 2>&1); then ok "$d"; else nok "$d"; diag "$out"; fi
-}
-# fails DESCRIPTION CMD...: passes if CMD exits non-zero
-fails() {
-	d=$1; shift
-	if out=$("$@" 2>&1); then nok "$d"; diag "$out"; else ok "$d"; fi
-}
+# ok, nok, skip, diag, is, like, run, fails: tests/lib/tap.sh, the TAP
+# library of the host's tests too (vm.sh copies it), counting in $TAPN.
+TAP_FILE=$TAPN
+. /tests/tap.sh
 # The harness fails a run on any sld_compat error line unless a test says
 # it expects it (an extended regex matched against the line).
 expect_dmesg() { echo "# expect-dmesg: $*"; }

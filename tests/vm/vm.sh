@@ -129,6 +129,8 @@ flock -u 9
 root=$out/$kver-$mode.root	# per mode: check.sh may boot two modes at once
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mod,kmod,tests/bin,lib/modules/$kver}
+# The TAP library the host's tests use too (tests/vm/lib.sh sources it).
+cp "$top/tests/lib/tap.sh" "$root/tests/tap.sh"
 cp /bin/busybox "$root/bin/busybox"
 cp "$top/tests/vm/init" "$root/init"
 chmod +x "$root/init"
