@@ -20,19 +20,22 @@ grep -v '^#' "$top/tests/objdump/sample.txt" | grep . | sed "s|^|$MODDIR/|" > "$
 "$B/extract" "$B/sample.bin" < "$B/sample.list"
 echo "# $(wc -l < "$B/all.list") modules, $(stat -c %s "$B/all.bin") bytes of executable sections"
 
-rot() {	# rot N WORD...: the words rotated left N times
+rot() {	# rot N WORD...: ROT=(the words rotated left N times)
 	local n=$1; shift
 	local a=("$@") i
-	for ((i = 0; i < ${#a[@]}; i++)); do printf '%s ' "${a[$(((i + n) % ${#a[@]}))]}"; done
+	ROT=()
+	for ((i = 0; i < ${#a[@]}; i++)); do ROT+=("${a[$(((i + n) % ${#a[@]}))]}"); done
 }
 
 raw=$RES/scan.tsv
 printf 'rep\tset\tengine\tbytes\twall_ns\tcpu_ns\tinsns\tinvalid\n' > "$raw"
 for ((r = 1; r <= REPS; r++)); do
 	echo "# round $r/$REPS"
-	"$B/scanbench" "$B/all.bin" $r $(rot $r x86scan kernel zydis zydis-full) |
+	rot "$r" x86scan kernel zydis zydis-full
+	"$B/scanbench" "$B/all.bin" "$r" "${ROT[@]}" |
 		sed 's/\t/\tall\t/' >> "$raw"
-	"$B/scanbench" "$B/sample.bin" $r $(rot $r x86scan objdump) |
+	rot "$r" x86scan objdump
+	"$B/scanbench" "$B/sample.bin" "$r" "${ROT[@]}" |
 		sed 's/\t/\tsample\t/' >> "$raw"
 done
 

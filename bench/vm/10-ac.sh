@@ -12,6 +12,7 @@
 #                     SLD hardware: split_lock_warn(ip), called directly
 #   null              the ioctl alone
 # Prints: BENCH ac ROUND CASE MEAN_NS CALLS
+# shellcheck source=../../tests/vm/lib.sh
 . /tests/lib.sh
 R=${BENCH_ROUNDS:-7}
 N=2000	# calls per fast case
@@ -21,7 +22,7 @@ load
 insmod /mod/actest.ko
 ln -sf /tests/bin/sldtest /tmp/sldgame
 echo sldgame > $P/exempt_comm
-mit() { echo $1 > /proc/sys/kernel/split_lock_mitigate; }
+mit() { echo "$1" > /proc/sys/kernel/split_lock_mitigate; }
 one() {	# one ROUND CASE
 	case $2 in
 	exempt-user) mit 1; o=$(/tmp/sldgame ac user $N); n=$N ;;
@@ -34,11 +35,11 @@ one() {	# one ROUND CASE
 	kernel-guest-warn-m0) mit 0; o=$(sldtest ac guest-warn $N); n=$N ;;
 	null) o=$(sldtest ac null $N); n=$N ;;
 	esac
-	printf 'BENCH\tac\t%s\t%s\t%s\t%s\t%s\n' $1 $2 \
-		"$(echo "$o" | sed -n 's/.*mean_ns=\([0-9]*\).*/\1/p')" $n \
+	printf 'BENCH\tac\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" \
+		"$(echo "$o" | sed -n 's/.*mean_ns=\([0-9]*\).*/\1/p')" "$n" \
 		"$(echo "$o" | sed -n 's/^\(handled=[0-9]* sigbus=[0-9]*\).*/\1/p' | tr ' ' ,)"
 }
-interleave $R exempt-user kernel-user-m1 kernel-user-m0 exempt-guest kernel-guest-m1 kernel-guest-m0 \
+interleave "$R" exempt-user kernel-user-m1 kernel-user-m0 exempt-guest kernel-guest-m1 kernel-guest-m0 \
 	kernel-guest-warn-m1 kernel-guest-warn-m0 null
 mit 1
 echo - > $P/exempt_comm

@@ -22,6 +22,7 @@
 # CSW those switches)
 # In a VM_ICOUNT boot the bench is ctxsw-icount/KVER and NS is guest
 # instructions (the guest clock counts them), not wall time.
+# shellcheck source=../../tests/vm/lib.sh
 . /tests/lib.sh
 bench=$(bench_name ctxsw)
 R=${BENCH_ROUNDS:-7}
@@ -34,39 +35,40 @@ up() {	# up learning|known: sld_compat with fx_hv watched
 	if [ "$1" = known ]; then sldhv nop fx_hv > /dev/null; sleep 0.2; fi
 }
 down() { lsmod | grep -q '^sld_compat ' && unload; }
-emit() { printf 'BENCH\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' $bench "$@"; }
+emit() { printf 'BENCH\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$bench" "$@"; }
 pp() {	# pp ROUND CASE [DEV]
 	sleep 1		# let work left by a load or unload finish first
 	t0=$(toggles 2>/dev/null || echo 0)
+	# shellcheck disable=SC2086 # DEV: none, one word or "fx_hv one", split
 	o=$(sldhv pingpong $N $3)
 	t1=$(toggles 2>/dev/null || echo 0)
 	# Writes per context switch the threads really made (csw: their
 	# voluntary and involuntary switches, from getrusage). On PREEMPT_RT a
 	# ping-pong step can take two (the pipe's sleeping lock).
 	csw=$(field "$o" csw)
-	emit $1 $2 "$(field "$o" ns_per_switch)" "$(field "$o" switches)" \
+	emit "$1" "$2" "$(field "$o" ns_per_switch)" "$(field "$o" switches)" \
 		"$(awk -v d=$((t1 - t0)) -v c="$csw" 'BEGIN { printf "%.3f", d / c }')" "$csw"
 }
 io() {	# io ROUND CASE
-	emit $1 $2 "$(sldhv ioctlcost $C | sed -n 's/mean_ns=//p')" $C - -
+	emit "$1" "$2" "$(sldhv ioctlcost $C | sed -n 's/mean_ns=//p')" $C - -
 }
 one() {
 	case $2 in
-	unloaded) down; pp $1 $2 ;;
+	unloaded) down; pp "$1" "$2" ;;
 	loaded)	# fx_hv out of the way, so nothing takes the key
 		down; rmmod fx_hv; load
 		[ "$(ac key_held)" = 0 ] || echo "# bench: the key is held in 'loaded'"
-		pp $1 $2; unload; insmod /mod/fx_hv.ko ;;
-	unprotected) up known; pp $1 $2 ;;
-	protected) up known; pp $1 $2 fx_hv ;;
-	mixed) up known; pp $1 $2 "fx_hv one" ;;
-	ioctl-unloaded) down; io $1 $2 ;;
-	ioctl-learning) down; up learning; io $1 $2 ;;
-	ioctl-known) up known; io $1 $2 ;;
+		pp "$1" "$2"; unload; insmod /mod/fx_hv.ko ;;
+	unprotected) up known; pp "$1" "$2" ;;
+	protected) up known; pp "$1" "$2" fx_hv ;;
+	mixed) up known; pp "$1" "$2" "fx_hv one" ;;
+	ioctl-unloaded) down; io "$1" "$2" ;;
+	ioctl-learning) down; up learning; io "$1" "$2" ;;
+	ioctl-known) up known; io "$1" "$2" ;;
 	esac
 }
 
 insmod /mod/fx_hv.ko
-interleave $R unloaded loaded unprotected protected mixed ioctl-unloaded ioctl-learning ioctl-known
+interleave "$R" unloaded loaded unprotected protected mixed ioctl-unloaded ioctl-learning ioctl-known
 down
 rmmod fx_hv

@@ -11,6 +11,7 @@
 # CAPACITY RECORD_BYTES (WRITES: toggles per context switch the threads
 # made; LIVE: records alive while measuring; CAPACITY: records allocated;
 # RECORD_BYTES: sizeof(struct sld_task), from the ac file)
+# shellcheck source=../../tests/vm/lib.sh
 . /tests/lib.sh
 bench=$(bench_name pool)
 R=${BENCH_ROUNDS:-7}
@@ -21,7 +22,7 @@ lsmod | grep -q '^fx_hv ' || insmod /mod/fx_hv.ko
 echo bench_none > $P/exempt_comm
 echo 16384 > $P/max_tasks
 echo 40000 > /proc/sys/kernel/threads-max
-emit() { printf 'BENCH\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' $bench "$@"; }
+emit() { printf 'BENCH\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$bench" "$@"; }
 pp() {	# pp ROUND CASE DEV...
 	r=$1 c=$2; shift 2
 	sleep 1
@@ -29,24 +30,24 @@ pp() {	# pp ROUND CASE DEV...
 	o=$(sldhv pingpong $N "$@")
 	t1=$(toggles)
 	csw=$(field "$o" csw)
-	emit $r $c "$(field "$o" ns_per_switch)" \
+	emit "$r" "$c" "$(field "$o" ns_per_switch)" \
 		"$(awk -v d=$((t1 - t0)) -v c="$csw" 'BEGIN { printf "%.3f", d / c }')" \
 		"$(ac tasks_live)" "$(ac tasks_capacity)" "$(ac tasks_record_bytes)"
 }
 park() {	# park N: N protected threads alive until unpark
 	rm -f /tmp/stop /tmp/park.out
-	sldhv oncpu 1 sldhv park fx_hv $1 /tmp/stop > /tmp/park.out &
+	sldhv oncpu 1 sldhv park fx_hv "$1" /tmp/stop > /tmp/park.out &
 	until grep -q parked /tmp/park.out; do sleep 0.5; done
 	grep -q 'failed=0' /tmp/park.out || echo "# bench: park $1: $(cat /tmp/park.out)"
 }
 unpark() { touch /tmp/stop; wait; rm -f /tmp/stop; }
 one() {
-	park $2
-	pp $1 pp-$2 fx_hv
-	pp $1 mixed-$2 fx_hv one
+	park "$2"
+	pp "$1" pp-"$2" fx_hv
+	pp "$1" mixed-"$2" fx_hv one
 	unpark
 }
-interleave $R 10 10000
+interleave "$R" 10 10000
 echo "# bench: pool capacity after the runs $(ac tasks_capacity) records of $(ac tasks_record_bytes) bytes"
 unload
 rmmod fx_hv

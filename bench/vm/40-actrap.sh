@@ -11,6 +11,7 @@
 #               and turns SLD off under the task, no #AC after it
 #   proactive   the same with exempt_proactive=Y: protected at exec, no #AC
 # Prints: BENCH actrap ROUND CASE MEAN_NS LOCKS
+# shellcheck source=../../tests/vm/lib.sh
 . /tests/lib.sh
 if ! grep -qw split_lock_detect /proc/cpuinfo; then
 	echo "# bench: actrap needs a CPU with split-lock detection (bench/Makefile vm-cpu)"
@@ -23,7 +24,7 @@ M=3	# locks on the mitigated path (10 ms each)
 load
 cp "$(command -v sldcpu)" /tmp/slx
 echo /tmp/slx > $P/exempt_path
-mit() { echo $1 > /proc/sys/kernel/split_lock_mitigate; }
+mit() { echo "$1" > /proc/sys/kernel/split_lock_mitigate; }
 one() {	# one ROUND CASE
 	n=$N
 	case $2 in
@@ -35,9 +36,9 @@ one() {	# one ROUND CASE
 		o=$(sldhv oncpu 0 /tmp/slx time $N split 30000)
 		echo N > $P/exempt_proactive ;;
 	esac
-	printf 'BENCH\tactrap\t%s\t%s\t%s\t%s\n' $1 $2 "$(field "$o" per_lock_ns)" $n
+	printf 'BENCH\tactrap\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(field "$o" per_lock_ns)" "$n"
 }
-interleave $R aligned kernel-m1 kernel-m0 exempt proactive
+interleave "$R" aligned kernel-m1 kernel-m0 exempt proactive
 mit 1
 echo - > $P/exempt_path
 unload

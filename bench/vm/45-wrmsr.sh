@@ -10,6 +10,7 @@
 #         ACCOUNT_PER_SWITCH CSW
 # (REAL: cpu0's counted WRMSRs per thread switch; ACCOUNT: sld_compat's
 # msr_writes on cpu0 per thread switch, the number 30-ctxsw reports)
+# shellcheck source=../../tests/vm/lib.sh
 . /tests/lib.sh
 [ -e /dev/cpu/0/msr ] || insmod /kmod/msr.ko
 if ! sldcpu wrmsrs 0 > /dev/null 2>&1; then
@@ -27,17 +28,18 @@ one() {	# one ROUND CASE
 	mixed) dev="fx_hv one" ;;
 	esac
 	sleep 1		# work left by the last case done
+	# shellcheck disable=SC2086 # dev: none, one word or "fx_hv one", split
 	wrmsr_pingpong $N $dev	# lib.sh: sets pp_out, pp_real, pp_acct, pp_csw
 	csw=$pp_csw
 	if [ "${csw:-0}" -eq 0 ]; then echo "# bench: wrmsr $2: no switches ($pp_out)"; return; fi
-	printf 'BENCH\twrmsr\t%s\t%s\t%s\t%s\t%s\t%s\n' $1 $2 "$(field "$pp_out" ns_per_switch)" \
+	printf 'BENCH\twrmsr\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(field "$pp_out" ns_per_switch)" \
 		"$(per $pp_real "$csw")" "$(per $pp_acct "$csw")" "$csw"
 }
 
 load
 insmod /mod/fx_hv.ko
 echo bench_none > $P/exempt_comm	# the key on without fx_hv's ioctl
-interleave $R unprotected protected mixed
+interleave "$R" unprotected protected mixed
 echo - > $P/exempt_comm
 unload
 rmmod fx_hv

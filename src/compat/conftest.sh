@@ -10,27 +10,32 @@ out=$2
 here=$(cd "$(dirname "$0")" && pwd)
 stamp="/* conftest for $kdir */"
 
-newest=$(ls -t "$here"/probes/*.c "$0" | head -n1)
-if [ -f "$out" ] && [ "$(head -n1 "$out")" = "$stamp" ] && [ "$out" -nt "$newest" ]; then
-	exit 0
-fi
+# current: OUT was made for this KDIR after every probe and this script
+# changed (find -newer: test -nt is not POSIX).
+current() {
+	[ -f "$out" ] && [ "$(head -n1 "$out")" = "$stamp" ] || return 1
+	for f in "$here"/probes/*.c "$0"; do
+		[ -n "$(find "$out" -newer "$f")" ] || return 1
+	done
+}
+current && exit 0
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-names=
+set --
 for p in "$here"/probes/*.c; do
 	n=$(basename "$p" .c)
 	cp "$p" "$tmp/$n.c"
-	names="$names $n.o"
+	set -- "$@" "$n.o"
 done
 : > "$tmp/Kbuild"
-make -s -k -C "$kdir" M="$tmp" $names >"$tmp/log" 2>&1 || true
+make -s -k -C "$kdir" M="$tmp" "$@" >"$tmp/log" 2>&1 || true
 
 {
 	echo "$stamp"
 	echo "#ifndef SLD_CONFTEST_H"
 	echo "#define SLD_CONFTEST_H"
-	for o in $names; do
+	for o in "$@"; do
 		n=$(basename "$o" .o)
 		N=$(echo "$n" | tr '[:lower:]' '[:upper:]')
 		if [ -f "$tmp/$o" ]; then

@@ -21,6 +21,7 @@ else
 fi
 total=$(wc -l < "$tmp/list")
 start=$(date +%s)
+# shellcheck disable=SC2016 # the inner sh's $1, $2 and $m
 sed "s|^|$moddir/|" "$tmp/list" |
 	xargs -P "$jobs" -n 8 sh -c 'a=$1 x=$2; shift 2; for m; do "$a" "$x" "$m"; done' \
 		sh "$here/agree-one.sh" "$x86dump" > "$tmp/res.u" 2>/dev/null

@@ -7,13 +7,13 @@
 # TAP on stdout; exit status 1 if any test failed.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 ver=$(cat src/VERSION)
 pkg=build/pkg
-ddeb=$pkg/sld-compat-dkms_${ver}-1_all.deb
-tdeb=$pkg/sld-compat-tools_${ver}-1_amd64.deb
-drpm=$pkg/rpm/RPMS/noarch/dkms-sld-compat-${ver}-1.noarch.rpm
-trpm=$pkg/rpm/RPMS/x86_64/sld-compat-tools-${ver}-1.x86_64.rpm
+ddeb="$pkg/sld-compat-dkms_${ver}-1_all.deb"
+tdeb="$pkg/sld-compat-tools_${ver}-1_amd64.deb"
+drpm="$pkg/rpm/RPMS/noarch/dkms-sld-compat-${ver}-1.noarch.rpm"
+trpm="$pkg/rpm/RPMS/x86_64/sld-compat-tools-${ver}-1.x86_64.rpm"
 usrsrc=usr/src/sld-compat-$ver
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -34,20 +34,20 @@ lint_clean() { cat "$1"; ! grep -qE '^[EW]: ' "$1"; }
 
 # --- Debian ---------------------------------------------------------------
 run "make deb" make -s deb
-lintian --tag-display-limit 0 $pkg/sld-compat_${ver}-1_amd64.changes >$tmp/lintian 2>/dev/null
-run "lintian: no errors or warnings" lint_clean $tmp/lintian
-dpkg-deb -c $ddeb 2>/dev/null | awk '{print $1 " " $NF}' | sed 's, \./, ,' >$tmp/dkms.list
-run "dkms deb: dkms.conf" has "-rw-r--r-- $usrsrc/dkms.conf" $tmp/dkms.list
-run "dkms deb: src/Makefile" has "-rw-r--r-- $usrsrc/src/Makefile" $tmp/dkms.list
+lintian --tag-display-limit 0 "$pkg/sld-compat_${ver}-1_amd64.changes" >"$tmp/lintian" 2>/dev/null
+run "lintian: no errors or warnings" lint_clean "$tmp/lintian"
+dpkg-deb -c "$ddeb" 2>/dev/null | awk '{print $1 " " $NF}' | sed 's, \./, ,' >"$tmp/dkms.list"
+run "dkms deb: dkms.conf" has "-rw-r--r-- $usrsrc/dkms.conf" "$tmp/dkms.list"
+run "dkms deb: src/Makefile" has "-rw-r--r-- $usrsrc/src/Makefile" "$tmp/dkms.list"
 run "dkms deb: src/compat/conftest.sh, executable" \
-	has "-rwxr-xr-x $usrsrc/src/compat/conftest.sh" $tmp/dkms.list
+	has "-rwxr-xr-x $usrsrc/src/compat/conftest.sh" "$tmp/dkms.list"
 run "dkms deb: no build products" hasnt \
-	'\.(o|ko|ko\.xz|mod|mod\.c|cmd)$|/(conftest\.h|Module\.symvers|modules\.order)$' $tmp/dkms.list
+	'\.(o|ko|ko\.xz|mod|mod\.c|cmd)$|/(conftest\.h|Module\.symvers|modules\.order)$' "$tmp/dkms.list"
 run "dkms deb: Depends dkms" sh -c "dpkg-deb -f $ddeb Depends | grep -qw dkms"
 run "dkms deb: Depends/Recommends sld-compat-tools" \
 	sh -c "dpkg-deb -f $ddeb Depends Recommends | grep -qw sld-compat-tools"
 run "dkms deb: Architecture all" sh -c "test \"\$(dpkg-deb -f $ddeb Architecture)\" = all"
-dpkg-deb -e $ddeb $tmp/dkms.ctrl 2>/dev/null
+dpkg-deb -e "$ddeb" "$tmp/dkms.ctrl" 2>/dev/null
 run "dkms deb: postinst registers with DKMS (dh_dkms)" sh -c \
 	"grep -qx 'DKMS_NAME=sld-compat' $tmp/dkms.ctrl/postinst && \
 	 grep -qx 'DKMS_VERSION=$ver' $tmp/dkms.ctrl/postinst && \
@@ -55,43 +55,43 @@ run "dkms deb: postinst registers with DKMS (dh_dkms)" sh -c \
 run "dkms deb: prerm removes from DKMS" sh -c \
 	"grep -qx 'DKMS_NAME=sld-compat' $tmp/dkms.ctrl/prerm && \
 	 grep -q 'dkms remove -m \\\$DKMS_NAME -v \\\$DKMS_VERSION --all' $tmp/dkms.ctrl/prerm"
-dpkg-deb -c $tdeb 2>/dev/null | awk '{print $1 " " $NF}' | sed 's, \./, ,' >$tmp/tools.list
-run "tools deb: usr/sbin/sldctl" has "-rwxr-xr-x usr/sbin/sldctl" $tmp/tools.list
-run "tools deb: man page" has "-rw-r--r-- usr/share/man/man8/sldctl.8.gz" $tmp/tools.list
-run "tools deb: bash completion" has "-rw-r--r-- usr/share/bash-completion/completions/sldctl" $tmp/tools.list
-run "tools deb: udev rule" has "-rw-r--r-- usr/lib/udev/rules.d/90-sld-compat.rules" $tmp/tools.list
-run "tools deb: metrics service" has "-rw-r--r-- lib/systemd/system/sld-compat-metrics.service" $tmp/tools.list
-run "tools deb: metrics timer" has "-rw-r--r-- lib/systemd/system/sld-compat-metrics.timer" $tmp/tools.list
-dpkg-deb -e $tdeb $tmp/tools.ctrl 2>/dev/null
+dpkg-deb -c "$tdeb" 2>/dev/null | awk '{print $1 " " $NF}' | sed 's, \./, ,' >"$tmp/tools.list"
+run "tools deb: usr/sbin/sldctl" has "-rwxr-xr-x usr/sbin/sldctl" "$tmp/tools.list"
+run "tools deb: man page" has "-rw-r--r-- usr/share/man/man8/sldctl.8.gz" "$tmp/tools.list"
+run "tools deb: bash completion" has "-rw-r--r-- usr/share/bash-completion/completions/sldctl" "$tmp/tools.list"
+run "tools deb: udev rule" has "-rw-r--r-- usr/lib/udev/rules.d/90-sld-compat.rules" "$tmp/tools.list"
+run "tools deb: metrics service" has "-rw-r--r-- lib/systemd/system/sld-compat-metrics.service" "$tmp/tools.list"
+run "tools deb: metrics timer" has "-rw-r--r-- lib/systemd/system/sld-compat-metrics.timer" "$tmp/tools.list"
+dpkg-deb -e "$tdeb" "$tmp/tools.ctrl" 2>/dev/null
 run "tools deb: postinst enables the metrics timer (dh_installsystemd)" \
-	grep -q "sld-compat-metrics.timer" $tmp/tools.ctrl/postinst
-dpkg-deb -x $tdeb $tmp/tools.root 2>/dev/null
+	grep -q "sld-compat-metrics.timer" "$tmp/tools.ctrl/postinst"
+dpkg-deb -x "$tdeb" "$tmp/tools.root" 2>/dev/null
 run "tools deb: extracted sldctl --version" \
 	sh -c "$tmp/tools.root/usr/sbin/sldctl --version | grep -qx 'sldctl $ver'"
 
 # --- RPM ------------------------------------------------------------------
 run "make rpm" make -s rpm
-rpmlint -c packaging/rpm/rpmlint.toml $drpm $trpm packaging/rpm/sld-compat.spec >$tmp/rpmlint 2>&1
+rpmlint -c packaging/rpm/rpmlint.toml "$drpm" "$trpm" packaging/rpm/sld-compat.spec >"$tmp/rpmlint" 2>&1
 run "rpmlint: no errors" sh -c "cat $tmp/rpmlint; grep -q ' 0 errors,' $tmp/rpmlint"
-echo "# rpmlint: $(grep -c ': W: ' $tmp/rpmlint) warnings"
-rpm -qlp $drpm >$tmp/drpm.list 2>/dev/null
-run "dkms rpm: dkms.conf" has "/$usrsrc/dkms.conf" $tmp/drpm.list
-run "dkms rpm: src/Makefile" has "/$usrsrc/src/Makefile" $tmp/drpm.list
-run "dkms rpm: src/compat/conftest.sh" has "/$usrsrc/src/compat/conftest.sh" $tmp/drpm.list
+echo "# rpmlint: $(grep -c ': W: ' "$tmp/rpmlint") warnings"
+rpm -qlp "$drpm" >"$tmp/drpm.list" 2>/dev/null
+run "dkms rpm: dkms.conf" has "/$usrsrc/dkms.conf" "$tmp/drpm.list"
+run "dkms rpm: src/Makefile" has "/$usrsrc/src/Makefile" "$tmp/drpm.list"
+run "dkms rpm: src/compat/conftest.sh" has "/$usrsrc/src/compat/conftest.sh" "$tmp/drpm.list"
 run "dkms rpm: no build products" hasnt \
-	'\.(o|ko|ko\.xz|mod|mod\.c|cmd)$|/(conftest\.h|Module\.symvers|modules\.order)$' $tmp/drpm.list
+	'\.(o|ko|ko\.xz|mod|mod\.c|cmd)$|/(conftest\.h|Module\.symvers|modules\.order)$' "$tmp/drpm.list"
 run "dkms rpm: noarch, Requires dkms" sh -c \
 	"rpm -qp --qf '%{ARCH}\n' $drpm | grep -qx noarch && rpm -qpR $drpm | grep -qx dkms"
-rpm -qp --scripts $drpm >$tmp/drpm.scripts 2>/dev/null
+rpm -qp --scripts "$drpm" >"$tmp/drpm.scripts" 2>/dev/null
 run "dkms rpm: %post dkms add --rpm_safe_upgrade" \
-	grep -qE 'dkms add -m sld-compat .*--rpm_safe_upgrade' $tmp/drpm.scripts
+	grep -qE 'dkms add -m sld-compat .*--rpm_safe_upgrade' "$tmp/drpm.scripts"
 run "dkms rpm: %post dkms build, install" \
 	sh -c "grep -q 'dkms build -m sld-compat' $tmp/drpm.scripts && grep -q 'dkms install -m sld-compat' $tmp/drpm.scripts"
 run "dkms rpm: %preun dkms remove" sh -c \
 	"sed -n '/^preuninstall/,\$p' $tmp/drpm.scripts | grep -q 'dkms remove -m sld-compat'"
-run "tools rpm: /usr/sbin/sldctl" has /usr/sbin/sldctl <(rpm -qlp $trpm 2>/dev/null)
-run "tools rpm: metrics timer" has /usr/lib/systemd/system/sld-compat-metrics.timer <(rpm -qlp $trpm 2>/dev/null)
-run "tools rpm: bash completion" has /usr/share/bash-completion/completions/sldctl <(rpm -qlp $trpm 2>/dev/null)
+run "tools rpm: /usr/sbin/sldctl" has /usr/sbin/sldctl <(rpm -qlp "$trpm" 2>/dev/null)
+run "tools rpm: metrics timer" has /usr/lib/systemd/system/sld-compat-metrics.timer <(rpm -qlp "$trpm" 2>/dev/null)
+run "tools rpm: bash completion" has /usr/share/bash-completion/completions/sldctl <(rpm -qlp "$trpm" 2>/dev/null)
 run "bash completion: bash -n" bash -n tools/sldctl/sldctl.bash-completion
 # udevadm verify exists from systemd 253; Debian 12 has udev 252.
 if udevadm verify --help >/dev/null 2>&1; then
@@ -101,9 +101,9 @@ else
 fi
 # Scratch root only. --noscripts: the scriptlets (checked above) would run
 # dkms, and the scratch root has no shell or dkms anyway.
-root=$tmp/rpmroot
+root="$tmp/rpmroot"
 run "rpm -i both into a scratch root" \
-	rpm --root "$root" --dbpath /var/lib/rpm --nodeps --noscripts -i $drpm $trpm
+	rpm --root "$root" --dbpath /var/lib/rpm --nodeps --noscripts -i "$drpm" "$trpm"
 run "scratch root: files and rpm database" sh -c \
 	"test -f $root/$usrsrc/dkms.conf && test -x $root/usr/sbin/sldctl && \
 	 rpm --root $root --dbpath /var/lib/rpm -q dkms-sld-compat sld-compat-tools"

@@ -17,7 +17,10 @@ d=$top/build/dkms-sid
 TAP_DIAG_LINES=20
 bash "$top/tests/vm/sid.sh" >/dev/null || exit 1
 bash "$top/tests/vm/sid.sh" pkgs dkms || exit 1
-[ $# -gt 0 ] || set -- $(bash "$top/tests/vm/sid.sh" kvers)
+if [ $# -eq 0 ]; then
+	read -r -a sid <<< "$(bash "$top/tests/vm/sid.sh" kvers)"
+	set -- "${sid[@]}"
+fi
 ver=$(cat "$top/src/VERSION")
 rm -rf "$d"
 mkdir -p "$d/src" "$d/dkms" "$d/install"
@@ -26,16 +29,20 @@ mv "$d/root/usr/src/sld-compat-$ver" "$d/src/"
 echo "# $(bash "$top/tests/vm/sid.sh" run dkms --version)"
 # in_root CMD...: CMD in unstable's root (the worktree is mounted there).
 in_root() { bash "$top/tests/vm/sid.sh" run "$@"; }
-opts="--sourcetree $d/src --dkmstree $d/dkms --installtree $d/install"
-run "dkms add (unstable's dkms)" in_root dkms add $opts -m sld-compat -v "$ver"
+opts=(--sourcetree "$d/src" --dkmstree "$d/dkms" --installtree "$d/install")
+run "dkms add (unstable's dkms)" in_root dkms add "${opts[@]}" -m sld-compat -v "$ver"
 for k in "$@"; do
 	# --kernelsourcedir: with --installtree, dkms 3.2 looks for the
 	# headers under the install tree, not /lib/modules.
-	ks="--kernelsourcedir /lib/modules/$k/build"
+	ks=(--kernelsourcedir "/lib/modules/$k/build")
 	mkdir -p "$d/install/$k"
-	run "dkms build for $k" in_root dkms build $opts $ks -m sld-compat -v "$ver" -k "$k"
-	run "dkms install for $k" in_root dkms install $opts $ks -m sld-compat -v "$ver" -k "$k"
-	ko=$(ls "$d/install/$k"/updates/dkms/sld_compat.ko* 2>/dev/null | head -n1)
+	run "dkms build for $k" in_root dkms build "${opts[@]}" "${ks[@]}" -m sld-compat -v "$ver" -k "$k"
+	run "dkms install for $k" in_root dkms install "${opts[@]}" "${ks[@]}" -m sld-compat -v "$ver" -k "$k"
+	ko=
+	for f in "$d/install/$k"/updates/dkms/sld_compat.ko*; do
+		[ -e "$f" ] && ko=$f
+		break
+	done
 	run "module installed for $k" test -n "$ko"
 	[ -n "$ko" ] || continue
 	run "modinfo: vermagic of $k" sh -c \
@@ -53,5 +60,5 @@ for k in "$@"; do
 	tap_fold "[DKMS .ko]" < "$tap"
 	run "$k: VM TAP has a plan" grep -q '^1\.\.[1-9]' "$tap"
 done
-run "dkms remove" in_root dkms remove $opts -m sld-compat -v "$ver" --all
+run "dkms remove" in_root dkms remove "${opts[@]}" -m sld-compat -v "$ver" --all
 tap_done

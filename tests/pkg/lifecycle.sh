@@ -59,8 +59,9 @@ fi
 cd "$top" || exit 1
 ver=$(cat src/VERSION)
 . tests/config.sh
-k1=${SLD_LC_K1:-$(set -- $KVERS; echo "$1")}
-k2=${SLD_LC_K2:-$(set -- $KVERS; eval echo "\${$#}")}
+read -r -a kvers <<< "$KVERS"
+k1=${SLD_LC_K1:-${kvers[0]}}
+k2=${SLD_LC_K2:-${kvers[-1]}}
 lc=$SLD_CACHE/lifecycle
 root=$lc/root
 base=$lc/bookworm-minbase.tgz
@@ -112,6 +113,7 @@ deps="debootstrap dpkg-dev openssl kmod xz-utils zstd qemu-system-x86
 ensure_pkgs lifecycle $deps 2>>"$log" || bail "cannot install:$(pkgs_missing $deps)"
 
 # --- Debian's archive, as the host's apt reaches it ------------------------
+# shellcheck disable=SC2016 # apt's own $(NAME) fields, not the shell's
 targets=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE)' \
 	'Identifier: Packages' 2>/dev/null | sort -u)
 mirror=${SLD_MIRROR:-$(echo "$targets" | awk '$2 == "bookworm" { print $1; exit }')}
@@ -130,7 +132,7 @@ fi
 
 # --- The .debs under test and the test kernels' images ---------------------
 make -s deb >>"$log" 2>&1 || bail "make deb failed (see $log)"
-[ -f "$ddeb" ] && [ -f "$tdeb" ] || bail "no $ddeb or $tdeb"
+if [ ! -f "$ddeb" ] || [ ! -f "$tdeb" ]; then bail "no $ddeb or $tdeb"; fi
 KVERS="$k1 $k2" bash tests/vm/deps.sh >>"$log" 2>&1 || bail "tests/vm/deps.sh failed"
 
 # --- 1. A fresh Debian 12 root, the local repository, install ------------
@@ -202,6 +204,7 @@ run_logged "apt-get install sld-compat-dkms (dependencies resolved by apt)" \
 	apt_root install sld-compat-dkms
 cp "$tmp/out" "$out/install.out"
 elapsed "sld-compat-dkms installed"
+# shellcheck disable=SC2016 # dpkg-query's ${Field}, not the shell's
 st() { in_root dpkg-query -W -f='${Status}' "$1" 2>/dev/null; }
 run_logged "dkms came from Debian as a dependency" \
 	test "$(st dkms)" = "install ok installed"
@@ -212,15 +215,22 @@ run_logged "sldctl --version in the root" sh -c \
 run_logged "dkms: sld-compat/$ver added, source in /usr/src/sld-compat-$ver" sh -c \
 	"test -d '$root/var/lib/dkms/sld-compat/$ver' && test -f '$root/usr/src/sld-compat-$ver/dkms.conf'"
 
-ko_of() { ls "$root/lib/modules/$1/updates/dkms/"sld_compat.ko* 2>/dev/null | head -n1; }
+ko_of() {	# ko_of KVER: the sld_compat.ko* DKMS installed for KVER, if any
+	local f
+	for f in "$root/lib/modules/$1/updates/dkms/"sld_compat.ko*; do
+		[ -e "$f" ] && echo "$f"
+		return 0
+	done
+}
 dkms_installed() {	# dkms_installed KVER: dkms status says installed, .ko in place, depmod knows it
 	in_root dkms status -m sld-compat -v "$ver" -k "$1" | tee /dev/stderr |
 		grep -q ": installed" &&
 	test -n "$(ko_of "$1")" &&
 	test "$(in_root modinfo -k "$1" -F version sld_compat)" = "$ver"
 }
+# shellcheck disable=SC2016 # a script for the root's sh
 heads=$(in_root sh -c 'for d in /lib/modules/*; do [ -e "$d/build/include" ] && echo "${d##*/}"; done')
-echo "# kernels with headers in the root: $(echo $heads)"
+echo "# kernels with headers in the root: ${heads//$'\n'/ }"
 for k in $heads; do
 	run_logged "DKMS built and installed sld_compat.ko for $k (headers present)" dkms_installed "$k"
 done
@@ -290,6 +300,7 @@ none_left() {	# none_left [EXCEPT_DIR]: nothing of left's, files in EXCEPT_DIR a
 }
 not_installed() {	# dpkg has neither package (nor its conffiles)
 	local s
+	# shellcheck disable=SC2016 # dpkg-query's ${Field}, not the shell's
 	s=$(in_root dpkg-query -W -f='${Package} ${Status}\n' sld-compat-dkms \
 		sld-compat-tools 2>&1 | grep '^sld-compat')
 	echo "$s"

@@ -15,10 +15,10 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../config.sh"
 QEMU_DEB=1:7.2+dfsg-7+deb12u18
-CONF="--target-list=x86_64-softmmu --without-default-features --enable-tcg
-      --enable-fdt=system --disable-docs --disable-tools --disable-blobs"
+CONF=(--target-list=x86_64-softmmu --without-default-features --enable-tcg
+      --enable-fdt=system --disable-docs --disable-tools --disable-blobs)
 dir=$SLD_CACHE/qemu-sld
-key=$( (echo "$QEMU_DEB" $CONF; cat "$here"/[0-9]*.patch) | sha256sum | cut -c1-16)
+key=$( (echo "$QEMU_DEB" "${CONF[@]}"; cat "$here"/[0-9]*.patch) | sha256sum | cut -c1-16)
 out=$dir/$key
 bin=$out/qemu-system-x86_64
 
@@ -68,7 +68,7 @@ for p in "$here"/[0-9]*.patch; do
 done
 mkdir "$out.tmp/src/build"
 cd "$out.tmp/src/build"
-../configure $CONF
+../configure "${CONF[@]}"
 start=$(date +%s)
 nice ninja -j"${JOBS:-2}" qemu-system-x86_64
 echo "ninja qemu-system-x86_64: $(($(date +%s) - start)) s with -j${JOBS:-2}"

@@ -40,7 +40,7 @@ gzip -c "$good" > "$B/gzip.ko.gz"
 echo hello > "$B/text.ko"
 patch() {	# patch OUT OFFSET BYTES(octal escapes): a copy of good with bytes replaced
 	cp "$good" "$1"
-	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+	printf '%b' "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
 }
 patch "$B/machine-arm.ko" 18 '\050\000'		# e_machine EM_ARM
 patch "$B/exec.ko" 16 '\002\000'		# e_type ET_EXEC
@@ -84,7 +84,7 @@ v4001=$(printf '%04001d' 0)
 n=0
 while IFS= read -r line; do
 	n=$((n + 1))
-	printf "$line\n" > "$E/sld-compat.conf"
+	printf '%b\n' "$line" > "$E/sld-compat.conf"
 	w="apply '$(echo "$line" | cut -c1-30)'"
 	SLDCTL_ROOT=$R "$SLDCTL" apply > "$T/out" 2> "$T/err"
 	RC=$?

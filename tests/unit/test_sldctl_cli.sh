@@ -51,7 +51,7 @@ expect_rc 1 "compressed files with misleading names"
 
 # ---- JSON ---------------------------------------------------------------------
 capture "$SLDCTL" scan --json "$D"/sld_*.ko "$D"/sld_*.ko.xz "$D"/sld_*.ko.zst
-NMOD=$(ls "$D"/sld_*.ko | wc -l)
+NMOD=$(find "$D" -maxdepth 1 -name 'sld_*.ko' | wc -l)
 expect_rc 1 "--json over all test modules"
 json_check "JSON shape and values" '
 assert isinstance(doc, list) and len(doc) == 3 * int(sys.argv[2]), len(doc)

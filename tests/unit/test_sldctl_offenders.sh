@@ -32,7 +32,7 @@ task 187100 VirtualBoxVM 187100 1 /usr/lib/virtualbox/VirtualBoxVM /user.slice/v
 task 4242 game.exe 4242 1 /usr/lib/wine/wine64-preloader /user.slice/g.scope
 task 77 bash 77 1 /usr/bin/bash /user.slice/b.scope		# pid 77 recycled
 
-export SLDCTL_ROOT=$R SLDCTL_JOURNALCTL=/nonexistent/journalctl
+export SLDCTL_ROOT="$R" SLDCTL_JOURNALCTL=/nonexistent/journalctl
 
 capture "$SLDCTL" offenders
 expect_rc 1 "offenders found: exit 1"
@@ -148,6 +148,7 @@ bad "--since with a control byte" "bad --since 'a\\x01b'" "$SLDCTL" offenders --
 bad "--since too long" "bad --since" "$SLDCTL" offenders --since "$long"
 bad "--since without journalctl" "--since yesterday needs journalctl, which is not installed" \
 	"$SLDCTL" offenders --since yesterday
+# shellcheck disable=SC2016 # $7 is the fake journalctl's
 printf '#!/bin/sh\necho "Failed to parse timestamp: $7" >&2\nexit 1\n' > "$J"
 SLDCTL_JOURNALCTL=$J bad "--since journalctl refuses" "journalctl failed (exit 1)" \
 	"$SLDCTL" offenders --since nonsense

@@ -11,6 +11,7 @@ set -u
 
 : "${SLDCTL:?}" "${TOP:?}"
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib/pkgs.sh
 . "$TOP/tests/lib/pkgs.sh"
 ensure_pkgs test_sldctl_prom prometheus systemd >&2 || exit 1
 
@@ -150,16 +151,23 @@ else
 	nok "systemd-analyze verify:"
 	sed 's/^/#   /' "$T/sa"
 fi
-grep -qx 'ConditionPathIsDirectory=/var/lib/prometheus/node-exporter' \
-	"$U/sld-compat-metrics.service" && ok "service: conditioned on the textfile directory" ||
+if grep -qx 'ConditionPathIsDirectory=/var/lib/prometheus/node-exporter' \
+	"$U/sld-compat-metrics.service"; then
+	ok "service: conditioned on the textfile directory"
+else
 	nok "service: no ConditionPathIsDirectory="
-grep -qx 'OnUnitActiveSec=60s' "$U/sld-compat-metrics.timer" &&
-	ok "timer: every 60 s" || nok "timer: not every 60 s"
+fi
+if grep -qx 'OnUnitActiveSec=60s' "$U/sld-compat-metrics.timer"; then
+	ok "timer: every 60 s"
+else
+	nok "timer: not every 60 s"
+fi
 
 # The service's command, as systemd runs it ($$ -> $), with our sldctl.
 cmd=$(sed -n 's/^ExecStart=//p' "$U/sld-compat-metrics.service" |
 	sed "s/\\\$\\\$/\$/g; s|/usr/sbin/sldctl|env SLDCTL_ROOT=$R SLDCTL_JOURNALCTL=/nonexistent $SLDCTL|")
 D=$T/node-exporter
+entries() { find "$1" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort | tr '\n' ' '; }
 mkdir -p "$D"
 echo old > "$D/sld_compat.prom"
 env DIR="$D" sh -c "$cmd" 2> "$T/err"
@@ -167,14 +175,17 @@ RC=$?
 expect_rc 0 "service command: runs"
 cp "$D/sld_compat.prom" "$T/out"
 promtool_ok "service command: sld_compat.prom passes promtool"
-is "$(ls -A "$D" | tr '\n' ' ')" "sld_compat.prom " "service command: no temporary file left"
+is "$(entries "$D")" "sld_compat.prom " "service command: no temporary file left"
 is "$(stat -c %a "$D/sld_compat.prom")" 644 "service command: readable by node_exporter"
 cmd_fail=$(printf '%s' "$cmd" | sed 's/--format prometheus/--format bogus/')
 env DIR="$D" sh -c "$cmd_fail" 2> "$T/err"
 RC=$?
 is "$([ "$RC" -ne 0 ] && echo failed)" failed "service command: a failing sldctl fails the unit"
-cmp -s "$D/sld_compat.prom" "$T/out" && ok "service command: failure keeps the previous file" ||
+if cmp -s "$D/sld_compat.prom" "$T/out"; then
+	ok "service command: failure keeps the previous file"
+else
 	nok "service command: previous file replaced on failure"
-is "$(ls -A "$D" | tr '\n' ' ')" "sld_compat.prom " "service command: no temporary file left on failure"
+fi
+is "$(entries "$D")" "sld_compat.prom " "service command: no temporary file left on failure"
 
 tap_done

@@ -1,6 +1,7 @@
 # The sld_compat.ko that DKMS built and signed inside the lifecycle test's
 # Debian root loads on the kernel it was built for (run by vm.sh with
 # SLD_KO=; lifecycle.sh puts the expected version in version.expect).
+# shellcheck source=../../vm/lib.sh
 . /tests/lib.sh
 
 want=$(cat /tests/t/version.expect)
@@ -8,7 +9,7 @@ mark_dmesg
 run "insmod the DKMS-built sld_compat.ko" load
 is "$(cat /sys/module/sld_compat/initstate 2>&1)" live "module is live"
 is "$(cat $S/version 2>&1)" "$want" "/sys/kernel/sld_compat/version is $want"
-st=$(cat $S/status 2>&1)
+st=$(cat "$S/status" 2>&1)
 like "$st" "^version: $want" "/sys/kernel/sld_compat/status starts with the version"
 like "$st" "sld_mode: " "status reports the kernel's split-lock mode"
 diag "$st"
