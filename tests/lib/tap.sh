@@ -43,6 +43,7 @@ like() {
 
 # _tap_diag_out: the output of the command that just failed, as diagnostics.
 _tap_diag_out() {
+	[ -n "$TAP_OUTPUT" ] || return 0
 	if [ -n "${TAP_DIAG_LINES:-}" ]; then
 		printf '%s\n' "$TAP_OUTPUT" | tail -n "$TAP_DIAG_LINES" | sed 's/^/#   /'
 	else
