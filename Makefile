@@ -133,10 +133,18 @@ cpu-check: deps vmbin
 		> build/vm-enforcing/$(firstword $(CPU_KVERS))-splitlock.tap
 	prove --exec cat build/vm-enforcing/*.tap
 
-# Lint: the version's copies agree with src/VERSION (tests/lint/version.sh);
-# builds of the module for every kernel of the suite with W=1 and sparse.
+# Lint (tests/lint/, each installs what it needs): the version's copies
+# agree with src/VERSION, shellcheck on every shell script, the kernel's
+# checkpatch.pl on src/; then the module built for every kernel of the
+# suite with W=1 and sparse (lint-build). All of it runs, whatever fails.
 lint:
-	prove -e bash -f -o tests/lint/version.sh
+	@status=0; \
+	prove -e bash -f -o tests/lint/version.sh tests/lint/shellcheck.sh \
+		tests/lint/checkpatch.sh || status=1; \
+	$(MAKE) -s lint-build || status=1; \
+	exit $$status
+
+lint-build:
 	@set -e; for k in $(KVERS); do \
 		rm -rf build/lint/$$k; mkdir -p build/lint/$$k; cp -a src/. build/lint/$$k/; \
 		echo "# W=1 C=1 $$k"; \
@@ -194,7 +202,7 @@ clean:
 	$(MAKE) -C src clean KDIR=$(KDIR) 2>/dev/null || true
 
 .PHONY: all module tools deps vmbin unit objdump-check fuzz-short fuzz \
-	vm-check vm-check-sid cpu-check-sid vm-check-255 lint lint-sid check check-full check-stress demo clean dkms-check dkms-check-sid objdump-check-sid bench FORCE \
+	vm-check vm-check-sid cpu-check-sid vm-check-255 lint lint-build lint-sid check check-full check-stress demo clean dkms-check dkms-check-sid objdump-check-sid bench FORCE \
 	cpu-check
 
 # A real host: install the source under /usr/src and let DKMS build and
