@@ -6,7 +6,9 @@
 # dkms.conf and the package trees (the Makefile). What a release must
 # carry written out is checked against it here: the newest entries of
 # debian/changelog and of the rpm spec's %changelog, the spec's Version
-# and the man page's header. Part of `make lint`; TAP on stdout.
+# and the man page's header. And CHANGELOG.md has one "Unreleased"
+# section, at the top, the others named by a version. Part of
+# `make lint`; TAP on stdout.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -27,4 +29,9 @@ run "dkms.conf: PACKAGE_VERSION is filled in from src/VERSION" \
 	grep -qx 'PACKAGE_VERSION="#MODULE_VERSION#"' dkms.conf
 fails "no C file defines SLD_COMPAT_VERSION (src/Kbuild and tools/sldctl/Makefile pass it)" \
 	grep -rnE --include='*.[ch]' '#[[:space:]]*define[[:space:]]+SLD_COMPAT_VERSION[[:space:]]' src tools
+heads=$(grep '^## ' CHANGELOG.md)
+is "$(printf '%s\n' "$heads" | head -n1)" "## Unreleased" "CHANGELOG.md: Unreleased comes first"
+is "$(printf '%s\n' "$heads" | grep -ci 'unreleased')" 1 "CHANGELOG.md: one Unreleased section"
+is "$(printf '%s\n' "$heads" | sed 1d | grep -cvE '^## [0-9]+\.[0-9]+\.[0-9]+ \([0-9]{4}-[0-9]{2}-[0-9]{2}\)$')" 0 \
+	"CHANGELOG.md: every other section is '## X.Y.Z (YYYY-MM-DD)'"
 tap_done
