@@ -8,6 +8,7 @@
 set -u
 x86dump=$1 moddir=$2 list=$3
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
 jobs=${JOBS:-2}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -30,14 +31,19 @@ sed "s|^|$moddir/|" "$tmp/list" |
 awk -F'\t' -v OFS='\t' -v d="$moddir/" 'NR == FNR { r[$2] = $0; next }
 	{ k = d $0; if (k in r) { $0 = r[k]; if (index($2, d) == 1) $2 = substr($2, length(d) + 1); print } }' \
 	"$tmp/res.u" "$tmp/list" > "$tmp/res"
-echo "1..$total"
-awk -F'\t' -v total="$total" '
-{ n++; st = $1; insns += $3
-  if (st == "ok") { ok++; print "ok " n " - " $2 " (" $3 " insns" ($4 != "" ? ", " $4 : "") ")" }
-  else { bad++; print "not ok " n " - " $2; m = split($4, d, "|"); for (i = 1; i <= m; i++) print "#   " d[i] } }
-END { if (n != total) { print "not ok " n + 1 " - only " n " of " total " modules produced a result"; bad++ }
-      printf "# summary: %d modules, %d agree, %d disagree, %d instructions compared\n", total, ok, bad, insns
-      exit bad ? 1 : 0 }' "$tmp/res"
-rc=$?
+insns=0 agree=0 differ=0
+while IFS=$'\t' read -r st mod n found; do
+	insns=$((insns + n))
+	if [ "$st" = ok ]; then
+		agree=$((agree + 1))
+		ok "$mod ($n insns${found:+, $found})"
+	else
+		differ=$((differ + 1))
+		nok "$mod"
+		printf '%s\n' "${found//|/$'\n'}" | sed 's/^/#   /'
+	fi
+done < "$tmp/res"
+is "$((agree + differ))" "$total" "every module produced a result"
+echo "# summary: $total modules, $agree agree, $differ disagree, $insns instructions compared"
 echo "# time: $(( $(date +%s) - start )) s"
-exit $rc
+tap_done
