@@ -6,6 +6,7 @@ kver=$1
 log=$2
 tap=$(sed -n '/@@@ BEGIN [a-z]* /,/^@@@ END$/p' "$log" | sed '1d;$d')
 dmesg=$(sed -n '/@@@ BEGIN DMESG/,/^@@@ END DMESG/p' "$log" | sed '1d;$d')
+# shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
 
 emit() {	# emit ok|not-ok DESCRIPTION [DIAG]

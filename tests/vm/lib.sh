@@ -10,6 +10,7 @@ ACCT=/proc/sld_compat_account
 # ok, nok, skip, diag, is, like, run, fails: tests/lib/tap.sh, the TAP
 # library of the host's tests too (vm.sh copies it), counting in $TAPN.
 TAP_FILE=$TAPN
+# shellcheck source=../lib/tap.sh
 . /tests/tap.sh
 # The harness fails a run on any sld_compat error line unless a test says
 # it expects it (an extended regex matched against the line).
