@@ -52,6 +52,30 @@ new_dmesg() { dmesg | sed -n "/$(cat /tmp/dmesg.mark)\$/,\$p" | sed 1d; }
 
 load() { insmod $MOD "$@"; }
 unload() { rmmod sld_compat; }
+# loaded NAME: module NAME is loaded.
+loaded() { grep -q "^$1 " /proc/modules; }
+
+# A test file starts from the state it needs, whatever ran before it, so
+# that it runs alone (VM_ONLY) and one file's failure does not spread to
+# the next. A setup step that fails is a not-ok line naming the file.
+_setup_failed() {
+	nok "$(basename "$0"): setup: $1"
+	diag "$2"
+}
+# ensure_loaded [FIXTURE...]: sld_compat loaded, then each FIXTURE
+# (/mod/FIXTURE.ko); what is loaded already stays as it is.
+ensure_loaded() {
+	for _e in sld_compat "$@"; do
+		loaded "$_e" && continue
+		_eo=$(insmod "/mod/$_e.ko" 2>&1) || _setup_failed "insmod $_e" "$_eo"
+	done
+}
+# ensure_unloaded: sld_compat not loaded, for a file that loads it itself
+# (with knobs of its own, or after modules it must find preloaded).
+ensure_unloaded() {
+	loaded sld_compat || return 0
+	_eo=$(unload 2>&1) || _setup_failed "rmmod sld_compat" "$_eo"
+}
 
 # knob_w KNOB DATA: write DATA (escapes as sldtest) in one write(2); prints
 # OK or the errno name.

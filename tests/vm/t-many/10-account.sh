@@ -6,7 +6,7 @@
 
 n=$(grep -c '^processor' /proc/cpuinfo)
 like "$n" '^(6[4-9]|[7-9][0-9]|[1-9][0-9][0-9])$' "this VM has many CPUs ($n)"
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 run "sld_compat loads" load
 is "$(grep -c '^cpu[0-9]* core=' $ACCT)" "$n" "account: one line per online CPU"
 is "$(sed -n '$p' $ACCT | cut -d' ' -f1)" "cpu$((n - 1))" "account: the last line is the last CPU"

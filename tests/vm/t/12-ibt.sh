@@ -53,7 +53,7 @@ is "$(sealed_calls '^sld_compat ')" "" "sld_compat calls no sealed function thro
 is "$(grep -c '^sld_compat ' $ICALLS)" 0 "sld_compat calls no kernel function through a pointer"
 
 # The resolver (ksym.h) works without calling anything: every symbol found.
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 run "sld_compat loads" load
 is "$(cat $S/degraded)" none "every symbol resolved (nothing degraded)"
 like "$(grep '^ac-user ' $S/hooks)" 'handle_user_split_lock armed$' \

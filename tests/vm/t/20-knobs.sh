@@ -21,7 +21,7 @@ check_knob() {
 	is "$(cat $P/$k)" "$before" "$k: unchanged after unprivileged write"
 }
 
-lsmod | grep -q '^sld_compat ' || load
+ensure_loaded
 ls -l $P | grep -v '^total' | while read -r mode rest; do
 	like "$mode" '^-rw-r--r--' "knob mode is 0644: $rest"
 done

@@ -5,7 +5,7 @@
 # line (knob_rejects in lib.sh).
 . /tests/lib.sh
 
-lsmod | grep -q '^sld_compat ' || load
+ensure_loaded
 
 huge=$(head -c 4000 /dev/zero | tr '\0' a)	# under PAGE_SIZE, over every max_len
 page=$(head -c 8192 /dev/zero | tr '\0' 1)	# over PAGE_SIZE: sysfs cuts it to 4096

@@ -12,7 +12,7 @@
 
 secs=$(cat /tests/stress_secs 2>/dev/null || echo 8)
 ALL_MODS="/mod/fx_clean.ko /mod/fx_vmlaunch.ko /mod/fx_vmxon.ko /mod/fx_svm.ko /mod/fx_safe.ko"
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 load
 insmod /mod/actest.ko
 echo 0 > /proc/sys/kernel/split_lock_mitigate	# the #AC thread must not sleep

@@ -9,7 +9,7 @@
 . /tests/lib.sh
 
 KPL=/sys/kernel/debug/kprobes/list
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 run "insmod noprobe (blacklists a hooked function)" insmod /mod/noprobe.ko
 if grep -q 'setup_new_exec' /sys/kernel/debug/kprobes/blacklist; then
 	hook=exec sym=setup_new_exec

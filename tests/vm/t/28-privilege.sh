@@ -3,7 +3,7 @@
 # later are covered without editing this file.
 . /tests/lib.sh
 
-lsmod | grep -q '^sld_compat ' || load
+ensure_loaded
 NOBODY=65534
 asnobody() { sldtest asuser $NOBODY "$@"; }
 

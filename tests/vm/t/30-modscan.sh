@@ -7,7 +7,7 @@ rec() { grep "^$1 " $M; }
 w() { sldtest write "$P/$1" "$2"; }
 acct() { grep "$1" $ACCT | tr '\n' ' ' | sed 's/ $//'; }
 
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 
 # ---- modules loaded before sld_compat -------------------------------------
 run "insmod fx_movcr4 before sld_compat" insmod /mod/fx_movcr4.ko

@@ -31,7 +31,7 @@ $cases"
 else
 	skip "the guest-handler rule in both orders" "this kernel exports handle_guest_split_lock to KVM only"
 fi
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 
 # ---- loaded after sld_compat ------------------------------------------------
 run "load sld_compat ($ADMIN)" load $ADMIN
@@ -91,4 +91,3 @@ like "$(rec fx_clean)" '^fx_clean clean none .*flags=sections,init-scanned,modin
 is "$(new_dmesg | grep -c 'finalize record not from this load')" 0 "no stale finalize record met"
 rmmod fx_clean
 run "unload sld_compat" unload
-load

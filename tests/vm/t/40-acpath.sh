@@ -8,7 +8,7 @@ w() { sldtest write "$P/$1" "$2"; }
 N=5	# calls on the slow, mitigated path
 E=100	# calls on the exempt path: enough to amortise the first call's printk
 
-lsmod | grep -q '^sld_compat ' || load
+ensure_loaded
 run "insmod actest" insmod /mod/actest.ko
 like "$(grep '^ac-user ' $S/hooks)" '^ac-user handle_user_split_lock armed$' \
 	"ac-user hook armed on handle_user_split_lock"
@@ -118,6 +118,6 @@ oguest 1 "load-time exemption effective" /tmp/sldgame ac guest 1
 unload
 fails "insmod with exempt_comm=a,a fails" load exempt_comm=a,a
 expect_dmesg "invalid for parameter"
-lsmod | grep -q '^sld_compat ' || load
+ensure_loaded
 run "rmmod actest" rmmod actest
 rm -f /tmp/sldgame

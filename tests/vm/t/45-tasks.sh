@@ -8,8 +8,7 @@
 
 w() { sldtest write "$P/$1" "$2"; }
 
-lsmod | grep -q '^sld_compat ' || load
-lsmod | grep -q '^actest ' || insmod /mod/actest.ko
+ensure_loaded actest
 echo 1 > /proc/sys/kernel/split_lock_mitigate
 is "$(cat $P/on_hypervisor)" protect "policy protect"
 is "$(ac key_held)" 0 "no hypervisor, no exemption: preempt notifier key not taken"

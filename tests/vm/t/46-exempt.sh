@@ -4,8 +4,7 @@
 
 w() { sldtest write "$P/$1" "$2"; }
 
-lsmod | grep -q '^sld_compat ' || load
-lsmod | grep -q '^actest ' || insmod /mod/actest.ko
+ensure_loaded actest
 echo 1 > /proc/sys/kernel/split_lock_mitigate
 for k in exempt_path exempt_cgroup; do is "$(cat $P/$k)" - "$k empty by default"; done
 is "$(cat $P/exempt_proactive)" N "exempt_proactive N by default"
@@ -181,5 +180,4 @@ run "insmod with exempt_path and exempt_proactive" load exempt_path=/tmp/legacy 
 is "$(cat $P/exempt_path) $(cat $P/exempt_proactive)" "/tmp/legacy Y" "load-time exemptions applied"
 protected_user -b 3 "load-time path exemption effective (proactive)" /tmp/legacy ac user 3
 unload
-load
 rm -f /tmp/legacy /tmp/legacy-link /tmp/other /tmp/sldgame

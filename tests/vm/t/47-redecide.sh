@@ -56,7 +56,7 @@ long_run() {
 }
 HV="hypervisor vmx-text"
 
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 run "load sld_compat" load
 
 # ---- log -> protect --------------------------------------------------------------

@@ -10,7 +10,7 @@
 
 secs=$(cat /tests/stress_secs 2>/dev/null || echo 8)
 w() { knob_w "$1" "$2"; }
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 run "load sld_compat" load
 # on_hypervisor=refuse, while it lasts, refuses the loader's hypervisors.
 expect_dmesg 'sld_compat: refusing (fx_vmlaunch|fx_vmxon|vmmon|fx_clean): '

@@ -9,9 +9,9 @@
 w() { sldtest write "$P/$1" "$2"; }
 NOBODY=65534
 
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 load
-lsmod | grep -q '^fx_hv ' || insmod /mod/fx_hv.ko
+ensure_loaded fx_hv
 # hvpark N: N fx_hv threads protected by a RUN, parked until /tmp/stop.
 hvpark() {
 	rm -f /tmp/stop /tmp/park.out
@@ -146,4 +146,3 @@ is "$(w exempt_comm -)" OK "exempt_comm cleared"
 balanced "after the pool"
 run "rmmod fx_hv" rmmod fx_hv
 unload
-load

@@ -9,8 +9,7 @@ w() { sldtest write "$P/$1" "$2"; }
 M=/proc/sld_compat_modules
 rec() { grep "^$1 " $M; }
 
-lsmod | grep -q '^sld_compat ' || load
-lsmod | grep -q '^actest ' || insmod /mod/actest.ko
+ensure_loaded actest
 
 # ---- first ioctl, then rmmod at once ------------------------------------------
 # The learned entry is hooked by the caller itself before its ioctl

@@ -11,7 +11,7 @@ E=/tmp/sldctl.err
 # sx ARGS...: run sldctl; stdout in $out, stderr in $E, exit code in $rc.
 sx() { out=$($X "$@" 2> $E); rc=$?; }
 
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 
 # ---- not loaded ---------------------------------------------------------
 sx status

@@ -8,7 +8,7 @@
 C=/etc/sld-compat
 UDEVD=/lib/systemd/systemd-udevd
 
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 
 # wait_knob KNOB VALUE: udevd runs the rule asynchronously; settle, then
 # poll a little (TCG is slow).

@@ -13,8 +13,7 @@
 REF=/sys/module/sld_compat/refcnt
 cycles=20
 [ -e /tests/stress_full ] && cycles=500
-lsmod | grep -q '^sld_compat ' || load
-lsmod | grep -q '^fx_hv ' || insmod /mod/fx_hv.ko
+ensure_loaded fx_hv
 echo protect > $P/on_hypervisor
 mark_dmesg
 rm -f /tmp/swarm.stop

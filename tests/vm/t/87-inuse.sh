@@ -31,8 +31,7 @@ vcpu() {
 vcpu_stop() { touch /tmp/vcpu.stop; wait; }
 RUNS_OK='^runs=[1-9][0-9]* failed=0$'
 
-lsmod | grep -q '^sld_compat ' || load
-lsmod | grep -q '^fx_hv ' || insmod /mod/fx_hv.ko
+ensure_loaded fx_hv
 echo protect > $P/on_hypervisor
 is "$(cat $REF) $(ac tasks_pinning)" "0 0" "no protected task: refcount 0"
 is "$(cat $S/in_use)" none "in_use: none"
@@ -140,4 +139,3 @@ run "load again after the forced unload" load
 is "$(cat $REF)" 0 "reloaded: refcount 0"
 run "rmmod fx_hv" rmmod fx_hv
 run "rmmod sld_compat" unload
-load

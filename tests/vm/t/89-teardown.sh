@@ -15,7 +15,7 @@ rounds=20
 [ -e /tests/stress_full ] && rounds=200
 K=/sys/module/keycount/parameters/count
 KPL=/sys/kernel/debug/kprobes/list
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 run "insmod keycount" insmod /mod/keycount.ko
 base=$(cat $K)
 diag "preempt_notifier_key count before: $base"

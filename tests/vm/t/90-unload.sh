@@ -1,7 +1,7 @@
 # Unload undoes everything; load/unload cycles leave nothing behind.
 . /tests/lib.sh
 
-lsmod | grep -q '^sld_compat ' || load
+ensure_loaded
 KPL=/sys/kernel/debug/kprobes/list
 # The list names the probed symbol, not the owner: match our hooks' symbols.
 re=" ($(cut -d' ' -f2 $S/hooks | paste -sd'|'))\+0x"
