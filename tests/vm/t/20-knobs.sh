@@ -2,7 +2,6 @@
 # changing nothing and saying why in dmesg; non-root cannot write.
 . /tests/lib.sh
 
-w() { sldtest write "$P/$1" "$2"; }
 
 # check_knob NAME "GOOD VALUES" "SHOWN VALUES" BAD...
 check_knob() {
@@ -10,7 +9,7 @@ check_knob() {
 	i=1
 	for g in $goods; do
 		s=$(echo "$shown" | cut -d' ' -f$i)
-		is "$(w $k "$g\\n")" OK "$k: write '$g'"
+		is "$(knob_w $k "$g\\n")" OK "$k: write '$g'"
 		is "$(cat $P/$k)" "$s" "$k: reads back '$s'"
 		i=$((i + 1))
 	done

@@ -6,7 +6,6 @@
 # VMware's for the profile path.
 . /tests/lib.sh
 
-w() { sldtest write "$P/$1" "$2"; }
 
 ensure_loaded actest
 echo 1 > /proc/sys/kernel/split_lock_mitigate
@@ -170,11 +169,11 @@ is "$(cat /sys/module/fx_vendor/parameters/bracket_result)" "cpu=1 ok=7" "vendor
 is "$(acf cpu1 brackets)" $((b1 + 7)) "vendor: account counts 7 brackets"
 is "$(acf cpu1 toggles_off) $(acf cpu1 toggles_on)" "$((o1 + 7)) $((n1 + 7))" \
 	"vendor: exactly one off and one on toggle per bracket"
-is "$(w enabled 0)" OK "enabled=0"
+is "$(knob_w enabled 0)" OK "enabled=0"
 is "$(sldhv oncpu 1 sldtest write /sys/module/fx_vendor/parameters/bracket 3)" OK "vendor: brackets while disabled"
 is "$(cat /sys/module/fx_vendor/parameters/bracket_result)" "cpu=1 ok=0" "vendor: enter refused while disabled"
 is "$(acf cpu1 toggles_off)" $((o1 + 7)) "vendor: nothing toggled while disabled"
-is "$(w enabled 1)" OK "enabled=1"
+is "$(knob_w enabled 1)" OK "enabled=1"
 run "rmmod fx_vendor" rmmod fx_vendor
 balanced "after brackets"
 
@@ -182,14 +181,14 @@ balanced "after brackets"
 sldhv oncpu 1 sldhv run fx_hv 2000000 0 1 > /tmp/run.out &
 sleep 0.5
 mark_dmesg
-is "$(w enabled 0)" OK "enabled=0 with a task inside its RUN"
+is "$(knob_w enabled 0)" OK "enabled=0 with a task inside its RUN"
 like "$(new_dmesg)" 'sld_compat: disabled: 1 protected task\(s\) detached' "disable: dmesg says one task detached"
 like "$(new_dmesg)" 'detached sldhv\[[0-9]+\]' "disable: dmesg names it"
 is "$(ac tasks_live)" 0 "disable: no record left"
 is "$(ac key_held)" 0 "disable: preempt notifier key dropped"
 wait
 like "$(cat /tmp/run.out)" '^rc=0 ' "disable: the task finished its run unharmed"
-is "$(w enabled 1)" OK "enabled=1"
+is "$(knob_w enabled 1)" OK "enabled=1"
 is "$(ac key_held)" 1 "enabled again: key taken again (fx_hv is watched)"
 balanced "after disable"
 

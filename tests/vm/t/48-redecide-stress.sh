@@ -9,7 +9,6 @@
 . /tests/lib.sh
 
 secs=$(cat /tests/stress_secs 2>/dev/null || echo 8)
-w() { knob_w "$1" "$2"; }
 ensure_unloaded
 run "load sld_compat" load
 # on_hypervisor=refuse, while it lasts, refuses the loader's hypervisors.
@@ -40,7 +39,7 @@ sldhv oncpu 1 sldhv runs fx_hv 5000 /tmp/stop > /tmp/runs.out &
 end=$(($(date +%s) + secs))
 flips=0 bad=0 round=0
 flip() {
-	if [ "$(w "$1" "$2")" = OK ]; then flips=$((flips + 1)); else
+	if [ "$(knob_w "$1" "$2")" = OK ]; then flips=$((flips + 1)); else
 		bad=$((bad + 1)); diag "write $1=$2 failed"; fi
 }
 while [ "$(date +%s)" -lt $end ]; do
@@ -76,7 +75,7 @@ out=$(new_dmesg | grep -E 'Oops|BUG[: ]|WARNING:|general protection|lockdep|poss
 is "$out" "" "no kernel error, lock warning, hung task or hook failure in dmesg"
 
 # Settle: defaults; then what is held and watched is exactly fx_hv's.
-is "$(w on_hypervisor protect) $(w enabled Y)" "OK OK" "on_hypervisor=protect, enabled=Y"
+is "$(knob_w on_hypervisor protect) $(knob_w enabled Y)" "OK OK" "on_hypervisor=protect, enabled=Y"
 is "$(cat $P/safe_modules) $(cat $P/hypervisor_modules)" "- -" "both lists empty again"
 for m in fx_vmlaunch vmmon fx_vmxon fx_clean; do
 	lsmod | grep -q "^$m " && rmmod $m

@@ -5,7 +5,6 @@
 # after its first ioctl never fails because of sld_compat.
 . /tests/lib.sh
 
-w() { sldtest write "$P/$1" "$2"; }
 M=/proc/sld_compat_modules
 rec() { grep "^$1 " $M; }
 
@@ -104,25 +103,25 @@ like "$(rec fx_safe)" '^fx_safe sld_safe modinfo-sld-safe .*,sld_safe-unsigned,l
 	"Y: fx_safe sld_safe, its tag honoured, unsigned"
 is "$(hv fx_safe)" "" "Y: fx_safe not watched"
 mark_dmesg
-is "$(w trust_sld_safe signed)" OK "trust_sld_safe=signed"
+is "$(knob_w trust_sld_safe signed)" OK "trust_sld_safe=signed"
 like "$(rec fx_safe)" '^fx_safe hypervisor vmx-text .*,sld_safe-ignored-unsigned,watched,loaded$' \
 	"signed: unsigned fx_safe re-decided: hypervisor, tag ignored"
 like "$(new_dmesg)" 'sld_compat: trust_sld_safe: fx_safe: sld_safe \(modinfo-sld-safe, unsigned, trust_sld_safe=Y\) -> hypervisor \(vmx-text; sld_safe ignored: unsigned, trust_sld_safe=signed\), policy protect: watched$' \
 	"signed: dmesg says which rule decided"
 like "$(hv fx_safe)" '^fx_safe state=' "signed: fx_safe watched"
 mark_dmesg
-is "$(w trust_sld_safe N)" OK "trust_sld_safe=N"
+is "$(knob_w trust_sld_safe N)" OK "trust_sld_safe=N"
 like "$(rec fx_safe)" '^fx_safe hypervisor vmx-text .*,sld_safe-ignored,watched,loaded$' "N: hypervisor, tag ignored"
 # Same verdict and reason: no dmesg line for it, /proc says why.
 mark_dmesg
-is "$(w trust_sld_safe Y)" OK "trust_sld_safe=Y again"
+is "$(knob_w trust_sld_safe Y)" OK "trust_sld_safe=Y again"
 like "$(rec fx_safe)" '^fx_safe sld_safe modinfo-sld-safe .*,sld_safe-unsigned,loaded$' "Y again: sld_safe"
 is "$(hv fx_safe)" "" "Y again: no longer watched"
 like "$(new_dmesg)" 'sld_compat: trust_sld_safe: fx_safe: hypervisor \(vmx-text; sld_safe ignored: trust_sld_safe=N\) -> sld_safe \(modinfo-sld-safe, unsigned, trust_sld_safe=Y\), policy protect: no longer watched' \
 	"Y again: dmesg"
 run "rmmod fx_safe" rmmod fx_safe
 for t in signed N; do
-	w trust_sld_safe $t > /dev/null
+	knob_w trust_sld_safe $t > /dev/null
 	mark_dmesg
 	run "$t: insmod fx_safe" insmod /mod/fx_safe.ko
 	like "$(rec fx_safe)" '^fx_safe hypervisor vmx-text .*,watched,loaded$' "$t: loads as hypervisor"
@@ -130,7 +129,7 @@ for t in signed N; do
 		"$t: the load's dmesg line says the tag was ignored"
 	run "$t: rmmod fx_safe" rmmod fx_safe
 done
-w trust_sld_safe Y > /dev/null
+knob_w trust_sld_safe Y > /dev/null
 # Admin entries decide before the tag: no note, under any trust.
 run "insmod fx_safe" insmod /mod/fx_safe.ko
 X=/tests/bin/sldctl
@@ -142,7 +141,7 @@ out=$($X policy set trust_sld_safe maybe 2>&1); rc=$?
 is "$rc" 2 "sldctl policy set trust_sld_safe maybe: refused (exit 2)"
 is "$(cat $P/trust_sld_safe)" N "sldctl: refused value changed nothing"
 like "$($X policy get trust_sld_safe)" "^trust_sld_safe: N " "sldctl policy get trust_sld_safe"
-w trust_sld_safe Y > /dev/null
+knob_w trust_sld_safe Y > /dev/null
 run "rmmod fx_safe" rmmod fx_safe
 unload
 run "insmod sld_compat trust_sld_safe=signed" load trust_sld_safe=signed
@@ -167,7 +166,7 @@ run "an ext2 filesystem on a loop device" mount -t ext2 /dev/loop0 /mnt/ext
 grep -q ext2 /proc/filesystems || diag "$(cat /proc/filesystems)"
 cp /tests/bin/sldtest /mnt/ext/orig
 ino=$(stat -c %i /mnt/ext/orig)
-is "$(w exempt_path /mnt/ext/orig)" OK "exempt_path: /mnt/ext/orig (inode $ino)"
+is "$(knob_w exempt_path /mnt/ext/orig)" OK "exempt_path: /mnt/ext/orig (inode $ino)"
 oguest 1 "the original is exempt" /mnt/ext/orig ac guest 1
 rm /mnt/ext/orig
 i=0 got=
@@ -178,17 +177,17 @@ while [ $i -lt 20 ]; do
 done
 like "$got" "^/mnt/ext/new" "a new file got the deleted binary's inode number $ino"
 kguest 1 "the file on the recycled inode is not exempt" $got ac guest 1
-is "$(w exempt_path $got)" OK "exempt_path written again, naming it"
+is "$(knob_w exempt_path $got)" OK "exempt_path written again, naming it"
 oguest 1 "named, it is exempt" $got ac guest 1
 # ctime has the filesystem's granularity, a second for ext2's 128-byte
 # inodes: a change within the second the file was made keeps it.
 sleep 1.1
 chmod 700 $got
 kguest 1 "after chmod (a new ctime) it is not: the file as it was when named" $got ac guest 1
-is "$(w exempt_path -)" OK "exempt_path cleared"
+is "$(knob_w exempt_path -)" OK "exempt_path cleared"
 /tests/bin/sldctl exempt add --path $got > /dev/null 2> /tmp/sldctl.err
 like "$(cat /tmp/sldctl.err)" "matches this file as it is now" "sldctl exempt add --path: says what it binds to"
-is "$(w exempt_path -)" OK "exempt_path cleared again"
+is "$(knob_w exempt_path -)" OK "exempt_path cleared again"
 umount /mnt/ext
 losetup -d /dev/loop0
 rm -f /tmp/ext.img
