@@ -1,6 +1,9 @@
 # TAP helpers for the in-VM suite (busybox ash). The test counter lives in
 # a file so that subshells and separate test files share one numbering.
 TAPN=/tmp/tap.n
+# KERNEL_ERRORS: the regex of a kernel error line (one definition for the
+# host's checks and the VM's).
+. /tests/kernel-errors.sh
 [ -f $TAPN ] || echo 0 > $TAPN
 MOD=/mod/sld_compat.ko
 P=/sys/module/sld_compat/parameters

@@ -32,13 +32,15 @@
 # system's QEMU with TCG's "max" CPU, which has neither.
 #
 # The run fails (not ok lines) if the VM does not finish, if any test
-# fails, or if dmesg shows an Oops, BUG, WARNING, general protection
-# fault, lockdep, KASAN or hung-task line, or an sld_compat error line that
-# no test announced with expect_dmesg.
+# fails, or if the log shows a kernel error (kernel-errors.sh: an Oops,
+# BUG, WARNING, general protection fault, lockdep, KASAN, UBSAN or
+# hung-task line), or an sld_compat error line that no test announced
+# with expect_dmesg.
 set -eu
 kver=$1
 mode=${2:-check}
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/vm/kernel-errors.sh"
 SLD_CACHE=${SLD_CACHE:-/var/cache/sld-compat-test}
 out=${VM_OUT:-$top/build/vm${VM_CPU:+-$VM_CPU}}
 kroot=$SLD_CACHE/$kver/root
@@ -132,7 +134,7 @@ mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mod,kmod,tests/bin,lib/modules/$kver
 cp /bin/busybox "$root/bin/busybox"
 cp "$top/tests/vm/init" "$root/init"
 chmod +x "$root/init"
-cp "$top/tests/vm/lib.sh" "$top/tests/vm/demo.sh" "$root/tests/"
+cp "$top/tests/vm/lib.sh" "$top/tests/vm/kernel-errors.sh" "$top/tests/vm/demo.sh" "$root/tests/"
 # smt: the SMT suite (t-smt) on one core with two threads.
 if [ "$mode" = smt ]; then
 	cp -r "${VM_T:-$top/tests/vm/t-smt}" "$root/tests/t"
@@ -298,7 +300,7 @@ fi
 if [ "$mode" = bench ]; then
 	sed -n '/@@@ BEGIN bench/,/^@@@ END$/p' "$log" | sed '1d;$d' > "$out/$kver-bench.txt"
 	grep -q '^@@@ END$' "$log" || { echo "vm.sh: bench VM did not finish, see $log" >&2; exit 1; }
-	if grep -qE 'Kernel panic|Oops|BUG[: ]|WARNING:|general protection' "$log"; then
+	if grep -qE "$KERNEL_ERRORS" "$log"; then
 		echo "vm.sh: the bench VM logged a kernel error, see $log" >&2
 		exit 1
 	fi

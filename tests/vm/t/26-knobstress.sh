@@ -31,7 +31,7 @@ phase() {	# phase NAME ENV...: one knobstress run and its checks
 	like "$out" ' unexpected=0 ' "$name: every invalid write EINVAL, every valid one accepted"
 	like "$out" ' rejected=[1-9]' "$name: invalid writes were made"
 	like "$out" ' loads=[1-9]' "$name: fixture modules loaded during the run"
-	bad=$(new_dmesg | grep -E 'Oops|BUG[: ]|WARNING:|general protection|lockdep|possible circular|blocked for more than|UBSAN|KASAN|cannot (arm|disarm) hooks')
+	bad=$(new_dmesg | grep -E "$KERNEL_ERRORS|cannot (arm|disarm) hooks")
 	is "$bad" "" "$name: no kernel error, lock warning, hung task or hook failure in dmesg"
 }
 MODS=$ALL_MODS

@@ -71,7 +71,7 @@ if [ $KMODE = warn ]; then
 else
 	like "$(cat /tmp/runs.out)" 'B' "some while released"
 fi
-out=$(new_dmesg | grep -E 'Oops|BUG[: ]|WARNING:|general protection|lockdep|possible circular|blocked for more than|UBSAN|KASAN|cannot (arm|disarm) hooks')
+out=$(new_dmesg | grep -E "$KERNEL_ERRORS|cannot (arm|disarm) hooks")
 is "$out" "" "no kernel error, lock warning, hung task or hook failure in dmesg"
 
 # Settle: defaults; then what is held and watched is exactly fx_hv's.

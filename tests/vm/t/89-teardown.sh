@@ -120,5 +120,5 @@ rmmod vmmon
 unload
 is "$(cat $K)" "$base" "preempt-notifier key count at the end"
 rmmod keycount
-bad=$(new_dmesg | grep -E 'Oops|BUG[: ]|WARNING:|general protection|UBSAN|KASAN')
+bad=$(new_dmesg | grep -E "$KERNEL_ERRORS")
 is "$bad" "" "no kernel error in dmesg"
