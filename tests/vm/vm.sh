@@ -99,7 +99,8 @@ copy_kmod() {
 
 # The host's systemd-udevd (Debian's udev package; tests/vm/deps.sh installs
 # it) with its libraries, for t/55-udev.sh: a real udevd that runs the
-# rule as `make install` ships it, pointed at the suite's static sldctl.
+# rule as `make install` ships it, pointed at the suite's static sldctl
+# through udev-sldctl.sh, which counts the spawns.
 add_udev() {
 	local bin=/bin/udevadm lib
 	[ -x "$bin" ] || return 0
@@ -110,7 +111,7 @@ add_udev() {
 	done
 	cp "$bin" "$root/bin/udevadm"
 	ln -s /bin/udevadm "$root/lib/systemd/systemd-udevd"
-	ln -s /tests/bin/sldctl "$root/usr/sbin/sldctl"
+	cp "$top/tests/vm/udev-sldctl.sh" "$root/usr/sbin/sldctl"
 	cp "$top/udev/90-sld-compat.rules" "$root/usr/lib/udev/rules.d/"
 }
 
