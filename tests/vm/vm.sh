@@ -258,7 +258,11 @@ if [ "$mode" != bench ]; then
 fi
 if [ "$mode" = bench ]; then
 	mkdir -p "$root/tests/bench" "$root/kmod/big"
-	for b in ${BENCH_ONLY:-*}; do cp "$top"/bench/vm/$b.sh "$root/tests/bench/"; done
+	if [ -n "${BENCH_ONLY:-}" ]; then
+		for b in $BENCH_ONLY; do cp "$top/bench/vm/$b.sh" "$root/tests/bench/"; done
+	else
+		cp "$top"/bench/vm/*.sh "$root/tests/bench/"
+	fi
 	# 6.12's modules are .ko.xz: the largest compressed one, unpacked.
 	big=$(find "$kmods" \( -name '*.ko' -o -name '*.ko.xz' \) -printf '%s %p\n' |
 		sort -n | tail -n1 | cut -d' ' -f2)
