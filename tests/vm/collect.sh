@@ -2,6 +2,7 @@
 # collect.sh KVER LOG: turn one VM's console log into a TAP stream. The
 # suite's own results come first, renumbered, then the harness's checks.
 set -u
+# shellcheck source=SCRIPTDIR/kernel-errors.sh
 . "$(dirname "$0")/kernel-errors.sh"
 kver=$1
 log=$2

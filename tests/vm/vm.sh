@@ -40,6 +40,7 @@ set -eu
 kver=$1
 mode=${2:-check}
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=SCRIPTDIR/kernel-errors.sh
 . "$top/tests/vm/kernel-errors.sh"
 SLD_CACHE=${SLD_CACHE:-/var/cache/sld-compat-test}
 out=${VM_OUT:-$top/build/vm${VM_CPU:+-$VM_CPU}}
@@ -131,7 +132,7 @@ flock -u 9
 
 root=$out/$kver-$mode.root	# per mode: check.sh may boot two modes at once
 rm -rf "$root"
-mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mod,kmod,tests/bin,lib/modules/$kver}
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mod,kmod,tests/bin,"lib/modules/$kver"}
 cp /bin/busybox "$root/bin/busybox"
 cp "$top/tests/vm/init" "$root/init"
 chmod +x "$root/init"
@@ -172,8 +173,8 @@ fi
 # enhanced IBRS and plain indirect calls); indirect_target_selection=off,
 # or 6.12 logs "ITS: WARNING: Spectre-v2 mitigation is off" (model 106
 # has that bug).
-qemu=qemu-system-x86_64
-qemu_opts=
+qemu="qemu-system-x86_64"
+qemu_opts=()
 cpu_append=
 case ${VM_CPU:-} in
 '') ;;
@@ -181,16 +182,16 @@ enforcing)
 	# VM_QEMU: another build of the patched QEMU (patch development).
 	qemu=${VM_QEMU:-$(bash "$top/tests/qemu/build.sh")}
 	cpu=max,hypervisor=off,vendor=GenuineIntel,family=6,model=106
-	qemu_opts="-L /usr/share/qemu -L /usr/share/seabios -nic none"
+	qemu_opts=(-L /usr/share/qemu -L /usr/share/seabios -nic none)
 	cpu_append="spectre_v2=off indirect_target_selection=off" ;;
 *)
 	echo "vm.sh: VM_CPU=$VM_CPU: only 'enforcing' is known" >&2
 	exit 1 ;;
 esac
-icount=
+icount=()
 if [ -n "${VM_ICOUNT:-}" ]; then
 	smp=1
-	icount="-icount shift=0,sleep=off"
+	icount=(-icount "shift=0,sleep=off")
 	echo icount > "$root/tests/clock"
 else
 	echo wall > "$root/tests/clock"
@@ -286,8 +287,8 @@ rm -f "$dcon"
 # Round-robin vCPUs still interleave at every translation-block boundary,
 # so races between CPUs stay exercised. VM_ACCEL=tcg shows the crash.
 [ "$mode" = bench ] && : "${VM_TIMEOUT:=1500}"
-timeout "${VM_TIMEOUT:-900}" "$qemu" $qemu_opts -m 1024 -smp $smp -cpu $cpu \
-	-accel "${VM_ACCEL:-tcg,thread=single}" $icount -nographic -no-reboot -monitor none -serial stdio \
+timeout "${VM_TIMEOUT:-900}" "$qemu" "${qemu_opts[@]}" -m 1024 -smp "$smp" -cpu "$cpu" \
+	-accel "${VM_ACCEL:-tcg,thread=single}" "${icount[@]}" -nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$out/$kver-$mode.initrd" \
 	-debugcon "file:$dcon" \
 	-append "console=ttyS0 loglevel=1 log_buf_len=16M oops=panic panic=-1 $cpu_append ${VM_APPEND:-}" \

@@ -8,6 +8,7 @@
 # Phase 3 flips `enabled` (arming and disarming kprobes on functions other
 # CPUs are calling) under the #AC thread and hypervisor loads; that needs
 # single-threaded TCG (vm.sh says why, tests/vm/repro/tcg-kprobe-flip.sh).
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 secs=$(cat /tests/stress_secs 2>/dev/null || echo 8)
@@ -22,7 +23,8 @@ expect_dmesg 'sld_compat: refusing (fx_vmlaunch|fx_vmxon|vmmon|fx_clean|fx_svm|f
 phase() {	# phase NAME ENV...: one knobstress run and its checks
 	name=$1; shift
 	mark_dmesg
-	out=$(env "$@" knobstress $secs $P $MODS 2>/tmp/knobstress.err)
+	# shellcheck disable=SC2086 # MODS: one argument per module file
+	out=$(env "$@" knobstress "$secs" $P $MODS 2>/tmp/knobstress.err)
 	rc=$?
 	diag "$name, ${secs}s: $out"
 	[ -s /tmp/knobstress.err ] && diag "$(head -n 10 /tmp/knobstress.err)"

@@ -1,5 +1,6 @@
 # Modules loading after sld_compat are scanned, classified and policed;
 # those loaded before are listed; the registry knobs and vendor API work.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 M=/proc/sld_compat_modules
@@ -32,8 +33,8 @@ T='\.text\+0x[0-9a-f]+'
 F='guest_calls=0 scan_us=[0-9]+ atomic_ns=[1-9][0-9]* flags=sections,init-scanned,modinfo'
 check_fx() {	# check_fx MODULE REGEX-AFTER-NAME
 	mark_dmesg
-	run "insmod $1" insmod /mod/$1.ko
-	like "$(rec $1)" "^$1 $2" "$1: $(echo "$2" | cut -d' ' -f1-2)"
+	run "insmod $1" insmod "/mod/$1.ko"
+	like "$(rec "$1")" "^$1 $2" "$1: $(echo "$2" | cut -d' ' -f1-2)"
 }
 check_fx fx_vmlaunch "hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@$T $F,watched,loaded$"
 like "$(new_dmesg)" "sld_compat: fx_vmlaunch: hypervisor \(vmx-text\), first vmlaunch at $T, policy protect" \
@@ -61,12 +62,12 @@ is "$(cat $S/disable_count)" 0 "protect never disables SLD"
 # vendor declaration exists only at run time).
 for m in fx_vmlaunch fx_vmxon fx_safe vmmon fx_movcr4 fx_svm fx_clean $IMPORTS; do
 	ko=/mod/$m.ko
-	off=$(sldctl scan --json $ko | sed -n 's/.*"verdict": "\([^"]*\)".*/\1/p')
-	is "$(rec $m | cut -d' ' -f2)" "$off" "$m: kernel verdict equals sldctl's"
+	off=$(sldctl scan --json "$ko" | sed -n 's/.*"verdict": "\([^"]*\)".*/\1/p')
+	is "$(rec "$m" | cut -d' ' -f2)" "$off" "$m: kernel verdict equals sldctl's"
 done
 
 for m in fx_vmlaunch fx_vmxon fx_safe vmmon fx_movcr4 fx_svm fx_clean $IMPORTS fx_vendor; do
-	rmmod $m
+	rmmod "$m"
 done
 is "$(grep -c ',loaded$' $M)" 0 "every record says unloaded after rmmod"
 
@@ -144,10 +145,10 @@ check_list() {	# check_list KNOB "GOOD:SHOWN ..." BAD...
 	k=$1 goods=$2; shift 2
 	for gs in $goods; do
 		g=${gs%%:*} s=${gs#*:}
-		is "$(knob_w $k "$g\\n")" OK "$k: write '$g'"
-		is "$(cat $P/$k)" "$s" "$k: reads back '$s'"
+		is "$(knob_w "$k" "$g\\n")" OK "$k: write '$g'"
+		is "$(cat "$P/$k")" "$s" "$k: reads back '$s'"
 	done
-	knob_rejects $k "$@"
+	knob_rejects "$k" "$@"
 }
 long=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa	# 56
 many=$(i=0; while [ $i -lt 65 ]; do printf 'm%d,' $i; i=$((i + 1)); done)

@@ -4,6 +4,7 @@
 # disable, and unload refused while a hypervisor task lives. fx_hv is a
 # simulated hypervisor (VMLAUNCH text, a RUN ioctl); vmmon is shaped like
 # VMware's for the profile path.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 
@@ -40,7 +41,7 @@ snap=$(sldhv oncpu 0 sldhv cat $ACCT; sldhv oncpu 0 sldhv cat $S/tasks)
 # Sample from cpu0 while it runs: cpu1 may briefly run a kworker (then
 # neither held nor on cpu), but it is never held without its task.
 : > /tmp/samples
-for i in 1 2 3 4 5 6; do sldhv oncpu 0 sldhv cat $ACCT | grep '^cpu1 ' >> /tmp/samples; sleep 0.1; done
+for _ in 1 2 3 4 5 6; do sldhv oncpu 0 sldhv cat $ACCT | grep '^cpu1 ' >> /tmp/samples; sleep 0.1; done
 wait
 like "$(cat /tmp/run.out)" '^rc=0 handled=0 cpu=1 ' "RUN on cpu1 completed"
 like "$(cat /tmp/samples)" 'cpu1 core=[0-9.]+ hold=1 task=1 ' "while it runs: cpu1's core held off, task on cpu1"
@@ -141,7 +142,7 @@ like "$(hv vmmon)" '^vmmon state=hooked via=profile entry=Vmx86_RunVM ' "vmmon: 
 like "$(grep '^ioctl-learn ' $S/hooks)" ' idle$' "vmmon: no generic learning needed"
 tp=$(ac tasks_protected)
 is "$(sldhv nop vmmon)" OK "vmmon: a management ioctl"
-is "$(ac tasks_protected)" $tp "vmmon: management ioctl does not protect (narrow profile)"
+is "$(ac tasks_protected)" "$tp" "vmmon: management ioctl does not protect (narrow profile)"
 like "$(sldhv run vmmon 1000 0 1)" '^rc=0 ' "vmmon: RUN"
 is "$(ac tasks_protected)" $((tp + 1)) "vmmon: RUN protects its caller"
 like "$(hv vmmon)" ' tasks=1 ' "vmmon: one task counted"

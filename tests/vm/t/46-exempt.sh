@@ -1,5 +1,6 @@
 # Exemptions by comm, executable path and cgroup; proactive protection
 # from exec; exec re-decides an exemption; only root changes them.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 
@@ -53,12 +54,14 @@ is "$(ac tasks_exec_dropped)" $((xd + 1)) "tasks_exec_dropped +1"
 # The key outlives its rules while a record does, and goes with the last.
 mkfifo /tmp/keep
 /tmp/sldgame cat /tmp/keep > /dev/null &
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 50 '[ "$(ac tasks_live)" = 1 ]'
 is "$(ac tasks_live)" 1 "key: a protected sldgame waits on a fifo"
 is "$(knob_w exempt_comm -)" OK "key: exempt_comm cleared while it lives"
 is "$(ac key_held)" 1 "key: no rule left, a record alive: key kept"
 echo > /tmp/keep
 wait
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 50 '[ "$(ac key_held)" = 0 ]'
 is "$(ac tasks_live) $(ac key_held)" "0 0" "key: dropped when the last record went"
 is "$(knob_w exempt_comm sldgame)" OK "exempt_comm sldgame again"
@@ -92,7 +95,7 @@ gated() {	# gated RULE-CHANGE ours|kernel NAME PROGRAM
 	_h=$(ac ac_guest_handled)
 	touch /tmp/gate
 	wait $_p
-	if [ $2 = ours ]; then _want="handled=1 sigbus=0" _h=$((_h + 1)); else
+	if [ "$2" = ours ]; then _want="handled=1 sigbus=0" _h=$((_h + 1)); else
 		_want=$(kguest_out 1); fi
 	is "$(cut -d' ' -f1-2 /tmp/gated.out) $(ac ac_guest_handled)" "$_want $_h" \
 		"$3: its split lock after the change: $2 ($_want)"
@@ -108,6 +111,7 @@ is "$(knob_w exempt_comm -)" OK "recheck: exempt_comm cleared"
 is "$(knob_w exempt_path /tmp/legacy)" OK "recheck: exempt_path /tmp/legacy"
 gated 'knob_w exempt_path -' kernel "path rule removed" /tmp/legacy
 is "$(knob_w exempt_proactive N)" OK "recheck: exempt_proactive N"
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 50 '[ "$(ac tasks_live)" = 0 ]'
 is "$(ac tasks_live)" 0 "recheck: no record left"
 
@@ -120,7 +124,7 @@ oguest 1 'a\*b: the literal name a*b' env SLDTEST_COMM='a*b' sldtest ac guest 1
 kguest 1 "CPU */KVM: CPU 3/KVMX is not" env SLDTEST_COMM='CPU 3/KVMX' sldtest ac guest 1
 kguest 1 "EMT-*: EMT is not" env SLDTEST_COMM='EMT' sldtest ac guest 1
 kguest 1 'a\*b: axb is not' env SLDTEST_COMM='axb' sldtest ac guest 1
-knob_rejects exempt_comm "1234567890123456" "*1234567890123456" " CPU" "CPU *," 'a\\' \
+knob_rejects exempt_comm "1234567890123456" "*1234567890123456" " CPU" "CPU *," "a\\\\" \
 	"a2345678901234567890123456789012"
 is "$(knob_w exempt_comm -)" OK "exempt_comm cleared"
 

@@ -4,6 +4,7 @@
 # its disable hold, release the tasks protected on its behalf, and flag
 # what cannot be refused any more. Each transition checks the verdict,
 # the watch, the holds and what a guest split lock gets, before and after.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 M=/proc/sld_compat_modules
@@ -11,13 +12,13 @@ rec() { grep "^$1 " $M; }
 # state MOD: verdict, reason, the record's policy flags, listed in
 # hypervisors (watched by hvwatch) or not, and the disable count.
 state() {
-	_r=$(rec $1)
+	_r=$(rec "$1")
 	_f=",$(echo "$_r" | sed 's/.* flags=//'),"
 	_s="$(echo "$_r" | cut -d' ' -f2,3)"
 	for _x in watched sld-disabled refuse-too-late; do
 		case $_f in *",$_x,"*) _s="$_s $_x=1" ;; *) _s="$_s $_x=0" ;; esac
 	done
-	echo "$_s listed=$(hv $1 | grep -c .) disable_count $(cat $S/disable_count)"
+	echo "$_s listed=$(hv "$1" | grep -c .) disable_count $(cat $S/disable_count)"
 }
 # gac: one RUN of fx_hv with one simulated guest split lock, and whose
 # it was (sld_compat's ac_guest_handled grew or not). The kernel's own
@@ -51,6 +52,7 @@ cpu1() { sldhv oncpu 0 sldhv cat $ACCT | sed -n 's/^cpu1 .* \(hold=[0-9]* task=[
 # long_run: a vCPU thread on cpu1 inside one 3 s RUN, in the background.
 long_run() {
 	sldhv oncpu 1 sldhv run fx_hv 3000000 0 1 > /tmp/long.out &
+	# shellcheck disable=SC2016 # wait_for evaluates it at each try
 	wait_for 50 '[ "$(cpu1)" = "hold=1 task=1" ]'
 }
 HV="hypervisor vmx-text"
@@ -87,8 +89,10 @@ long_run
 # Each sample is taken while the RUN is on cpu1: on PREEMPT_RT a per-CPU
 # kernel thread can preempt it for a moment, and its hold rightly goes
 # with it (a sample then would see hold=0 running=0).
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 10 '_c=$(cpu1); [ "$_c" = "hold=1 task=1" ]'
 is "$_c" "hold=1 task=1" "protect: the RUN holds cpu1's core off"
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 10 '_t=$(sldhv oncpu 0 sldhv cat $S/tasks); echo "$_t" | grep -q " running=1 "'
 like "$_t" ' sldhv why=hypervisor hv=fx_hv cpu=1 running=1 ' "protect: tasks lists it"
 mark_dmesg
@@ -108,6 +112,7 @@ is "$(ac tasks_live)" 0 "protect -> log: the released record went at exit"
 is "$(knob_w on_hypervisor protect)" OK "on_hypervisor=protect"
 p0=$(ac ac_guest_passed) g0=$(ac ac_guest_handled)
 sldhv oncpu 1 sldhv run fx_hv 100000 0 60 1 > /tmp/ac.out &
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 100 'grep -q "why=hypervisor hv=fx_hv .* ac_guest=[1-9]" $S/tasks'
 is "$(knob_w on_hypervisor log)" OK "protect -> log during guest split locks"
 wait
@@ -146,6 +151,7 @@ balanced "after disable -> protect"
 # ---- hypervisor -> safe -> hypervisor by the admin ---------------------------------
 p0=$(ac ac_guest_passed) g0=$(ac ac_guest_handled)
 sldhv oncpu 1 sldhv run fx_hv 100000 0 60 1 > /tmp/ac.out &
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 100 'grep -q "why=hypervisor hv=fx_hv .* ac_guest=[1-9]" $S/tasks'
 mark_dmesg
 is "$(knob_w safe_modules +fx_hv)" OK "safe_modules +fx_hv during guest split locks"
@@ -234,16 +240,19 @@ is "$(state fx_hv)" "$before" "after rejected writes: fx_hv as it was"
 # ac_guest_passed tells).
 rm -f /tmp/stop
 sldhv oncpu 1 sldhv runs fx_hv 20000 /tmp/stop > /tmp/runs.out &
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 100 'grep -q "why=hypervisor hv=fx_hv .* ac_guest=[1-9]" $S/tasks'
 run "protect: the task's first guest #ACs were sld_compat's" \
 	grep -q "why=hypervisor hv=fx_hv .* ac_guest=[1-9]" $S/tasks
 pid=$(sed -n 's/^\([0-9]*\) sldhv why=hypervisor .*/\1/p' $S/tasks)
 p0=$(ac ac_guest_passed)
 is "$(knob_w on_hypervisor log)" OK "protect -> log under a task's RUNs"
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 100 '[ "$(ac ac_guest_passed)" -gt "$p0" ]'
 like "$(cat $S/tasks)" "^$pid sldhv why=released hv=fx_hv " "log: the task's record released"
 h0=$(ac ac_guest_handled)
 is "$(knob_w on_hypervisor protect)" OK "log -> protect under the same task"
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 100 '[ "$(ac ac_guest_handled)" -gt "$h0" ]'
 run "protect: sld_compat handles its guest #ACs again" [ "$(ac ac_guest_handled)" -gt "$h0" ]
 like "$(cat $S/tasks)" "^$pid sldhv why=hypervisor hv=fx_hv " "protect: the same task's record protects again"
@@ -255,7 +264,7 @@ if [ $KMODE = warn ]; then
 else
 	like "$(cat /tmp/runs.out)" '^H+B+H+$' "one task: handled, then SIGBUS, then handled again"
 fi
-diag "runs: $(cat /tmp/runs.out | tr -s HB)"
+diag "runs: $(tr -s HB < /tmp/runs.out)"
 is "$(ac tasks_live)" 0 "its record went at exit"
 run "rmmod fx_hv" rmmod fx_hv
 is "$(cat $S/hypervisors)" none "no hypervisor watched"

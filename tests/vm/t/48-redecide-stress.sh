@@ -6,6 +6,7 @@
 # under the load path's locks against loads, unloads, exits and context
 # switches: no crash, no kernel warning, every valid write accepted, and
 # nothing held or watched afterwards that should not be.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 secs=$(cat /tests/stress_secs 2>/dev/null || echo 8)
@@ -85,6 +86,7 @@ is "$(grep -cE '^(fx_vmlaunch|vmmon|fx_vmxon|fx_clean) .*,loaded$' /proc/sld_com
 	"no record claims an unloaded hypervisor"
 is "disable_count $(cat $S/disable_count)" "disable_count 0" "no disable hold left"
 is "$(cut -d' ' -f1 $S/hypervisors)" fx_hv "only fx_hv watched"
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 50 '[ "$(ac tasks_live)" = 0 ]'
 is "$(ac tasks_live)" 0 "every task's record went with it"
 balanced "after the stress"

@@ -4,6 +4,7 @@
 # one non-root uid, exempt or hypervisor, are capped (tasks_per_uid) and exempt tasks
 # never take the quarter of max_tasks reserved for hypervisor tasks. The
 # counters say why a task was refused. fx_hv is the simulated hypervisor.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 NOBODY=65534
@@ -14,12 +15,13 @@ ensure_loaded fx_hv
 # hvpark N: N fx_hv threads protected by a RUN, parked until /tmp/stop.
 hvpark() {
 	rm -f /tmp/stop /tmp/park.out
-	sldhv park fx_hv $1 /tmp/stop > /tmp/park.out &
+	sldhv park fx_hv "$1" /tmp/stop > /tmp/park.out &
 	wait_for 600 'grep -q parked /tmp/park.out'
 }
 
 # ---- knobs --------------------------------------------------------------------
-ncpu=$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l)
+set -- /sys/devices/system/cpu/cpu[0-9]*
+ncpu=$#
 def=$((64 * ncpu)); [ $def -ge 1024 ] || def=1024
 is "$(cat $P/max_tasks)" $def "max_tasks: default 64 per possible CPU, at least 1024"
 is "$(cat $P/tasks_per_uid)" $((def / 2)) "tasks_per_uid: default half of max_tasks' default"
@@ -88,18 +90,18 @@ is "$(knob_w exempt_proactive Y)" OK "exempt_proactive Y: protected from exec"
 ln -sf /tests/bin/sldhv /tmp/sldpark
 mkfifo -m 644 /tmp/keep
 # park UID N: N processes of UID named sldpark, blocked opening the fifo.
-park() { sldtest asuser $1 sh -c "i=0; while [ \$i -lt $2 ]; do /tmp/sldpark cat /tmp/keep > /dev/null & i=\$((i + 1)); done; wait" & }
+park() { sldtest asuser "$1" sh -c "i=0; while [ \$i -lt $2 ]; do /tmp/sldpark cat /tmp/keep > /dev/null & i=\$((i + 1)); done; wait" & }
 settled() { wait_for 300 "[ \$((\$(ac tasks_live) + \$(ac tasks_refused) - $1)) -ge $2 ]"; }
 r0=$(ac tasks_refused) rc=$(ac tasks_refused_cap) rf=$(ac tasks_refused_full)
 park $NOBODY 8
-settled $r0 8
+settled "$r0" 8
 is "$(ac tasks_live)" 5 "uid $NOBODY: 5 of its 8 exempt tasks protected"
 is "$(ac tasks_refused_cap)" $((rc + 3)) "uid $NOBODY: 3 refused over tasks_per_uid (tasks_refused_cap +3)"
 # Three more uids, 4 tasks each (under their cap): 7 fit in the share.
 park 65533 4
 park 65532 4
 park 65531 4
-settled $r0 20
+settled "$r0" 20
 is "$(ac tasks_live) $(ac tasks_exempt)" "12 12" "more uids: exempt tasks stop at 12 of 16"
 is "$(ac tasks_refused_full)" $((rf + 5)) "the others refused: exempt share full (tasks_refused_full +5)"
 is "$(ac tasks_refused_cap)" $((rc + 3)) "tasks_refused_cap unchanged by them"
@@ -117,15 +119,17 @@ is "$(ac tasks_refused_full)" $((rf + 1)) "... refused: max_tasks reached"
 touch /tmp/stop
 echo > /tmp/keep
 wait
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 100 '[ "$(ac tasks_live)" = 0 ]'
 is "$(ac tasks_live) $(ac tasks_exempt)" "0 0" "all records went at exit"
 # The per-uid counts went with them: the same uid gets its 5 again.
 r0=$(ac tasks_refused)
 park $NOBODY 5
-settled $r0 5
+settled "$r0" 5
 is "$(ac tasks_live) $(ac tasks_refused)" "5 $r0" "uid $NOBODY again: 5 protected, none refused"
 echo > /tmp/keep
 wait
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 100 '[ "$(ac tasks_live)" = 0 ]'
 # Hypervisor tasks of a non-root uid count against its cap too: a device
 # node anyone may open for writing (fx_hv is 0666, like /dev/vboxdrvu)
@@ -138,6 +142,7 @@ is "$(ac tasks_live)" 5 "uid $NOBODY: 5 of its 8 hypervisor tasks protected"
 is "$(ac tasks_refused_cap)" $((rc + 3)) "uid $NOBODY: 3 hypervisor tasks refused over tasks_per_uid"
 touch /tmp/stop
 wait
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 100 '[ "$(ac tasks_live)" = 0 ]'
 rm -f /tmp/keep /tmp/sldpark /tmp/stop /tmp/park.out
 is "$(knob_w exempt_proactive N)" OK "exempt_proactive N"

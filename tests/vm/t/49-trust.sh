@@ -3,6 +3,7 @@
 # profile exists), exempt_path bound to the file and not to a recycled
 # inode number; and (item 3) a reload of the hypervisor module right
 # after its first ioctl never fails because of sld_compat.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 M=/proc/sld_compat_modules
@@ -36,7 +37,7 @@ run "rmmod fx_hv" rmmod fx_hv
 # owned by a user, stands for one a user made or was given.
 mknode() {	# mknode PATH: a node of /dev/fx_hv's device, owned by 65534
 	rm -f "$1"
-	mknod "$1" c $(cut -d: -f1 /sys/class/misc/fx_hv/dev) $(cut -d: -f2 /sys/class/misc/fx_hv/dev)
+	mknod "$1" c "$(cut -d: -f1 /sys/class/misc/fx_hv/dev)" "$(cut -d: -f2 /sys/class/misc/fx_hv/dev)"
 	chown 65534 "$1"; chmod 666 "$1"
 }
 # check HOW: the three kinds of file, and a user through root's 0666 node;
@@ -47,7 +48,7 @@ fresh() {
 	lsmod | grep -q '^fx_hv ' && rmmod fx_hv
 	insmod /mod/fx_hv.ko
 	mknode /tmp/fx_user
-	[ $1 = learned ] || return 0
+	[ "$1" = learned ] || return 0
 	# Only a trusted file teaches the entry: a read-only open must not
 	# fix it to a handler that never runs a guest.
 	sldhv nop fx_hv ro > /dev/null
@@ -56,7 +57,7 @@ fresh() {
 }
 check() {	# check HOW EXPECTED-DELTA DESCRIPTION SLDHV-ARGS...
 	_how=$1 _d=$2 _what=$3; shift 3
-	[ $_how = generic ] && fresh generic
+	[ "$_how" = generic ] && fresh generic
 	_tp=$(ac tasks_protected) _t=$(tasks_of)
 	_out=$("$@")
 	is "$_out $(($(ac tasks_protected) - _tp)) $(($(tasks_of) - _t))" "OK $_d $_d" "$_how: $_what"
@@ -85,7 +86,7 @@ like "$(hv vmmon)" '^vmmon state=hooked via=profile entry=Vmx86_RunVM ' "vmmon: 
 like "$(grep '^ioctl-learn ' $S/hooks)" ' armed$' "ioctl-learn armed (fx_hv still learning)"
 tp=$(ac tasks_protected)
 is "$(sldhv nop vmmon)" OK "vmmon: a management ioctl, generic probe armed"
-is "$(ac tasks_protected)" $tp "vmmon: not protected by the generic probe"
+is "$(ac tasks_protected)" "$tp" "vmmon: not protected by the generic probe"
 like "$(sldhv run vmmon 1000 0 1)" '^rc=0 ' "vmmon: RUN"
 is "$(ac tasks_protected)" $((tp + 1)) "vmmon: RUN protects its caller"
 run "rmmod vmmon" rmmod vmmon
@@ -155,9 +156,9 @@ load
 # tmpfs and ramfs never hand a deleted file's inode number out again (a
 # counter); ext4 (here driving ext2, on a loop device) takes the lowest
 # free one, so the next file usually gets it at once.
-for m in $(cat /kmod/fs/order); do
-	grep -q "^$m " /proc/modules || insmod /kmod/fs/$m.ko || diag "insmod $m failed"
-done
+while read -r m; do
+	grep -q "^$m " /proc/modules || insmod "/kmod/fs/$m.ko" || diag "insmod $m failed"
+done < /kmod/fs/order
 dd if=/dev/zero of=/tmp/ext.img bs=1M count=8 2>/dev/null
 mke2fs -F -q /tmp/ext.img 8192 > /dev/null 2>&1
 mkdir -p /mnt/ext

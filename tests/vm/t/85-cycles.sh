@@ -8,6 +8,7 @@
 # succeed. make check: 20 cycles; make check-stress: 500.
 # No kernel error (vm.sh checks dmesg), no record or reference left, the
 # account consistent at the end.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 REF=/sys/module/sld_compat/refcnt
@@ -23,6 +24,7 @@ sleep 2
 protected=0 refused=0 fails=0 i=0
 while [ $i -lt $cycles ]; do
 	# The looping vCPU's next RUN after a load pins sld_compat again.
+	# shellcheck disable=SC2016 # wait_for evaluates it at each try
 	wait_for 50 '[ "$(ac tasks_pinning)" -gt 0 ]'
 	p=$(ac tasks_protected)
 	protected=$((protected + ${p:-0}))

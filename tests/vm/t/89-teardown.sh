@@ -9,6 +9,7 @@
 #  2. `enabled` flips while vmmon loads: its profile probe is placed
 #     during the flip and must end armed exactly when enabled=Y.
 # make check: 20 rounds each; make check-stress: 200.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 rounds=20
@@ -102,6 +103,7 @@ while [ $i -lt $rounds ]; do
 	insmod /mod/vmmon.ko &
 	knob_w enabled Y > /dev/null
 	wait
+	# shellcheck disable=SC2016 # wait_for evaluates it at each try
 	wait_for 20 '[ "$(hv vmmon | cut -d" " -f2)" = state=hooked ]'
 	[ "$(armed)" = 1 ] || { wrong=$((wrong + 1)); diag "round $i: $(grep Vmx86_RunVM $KPL)"; }
 	rmmod vmmon

@@ -1,4 +1,5 @@
 # Unload undoes everything; load/unload cycles leave nothing behind.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 ensure_loaded
