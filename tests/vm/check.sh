@@ -16,6 +16,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/config.sh"
+read -r -a kvers <<< "$KVERS"
 case ${SUITE_CPU:-enforcing} in
 enforcing) cpu=enforcing ;;
 stock) cpu= ;;
@@ -29,17 +30,17 @@ first=${KVERS%% *}
 rm -f "$vm"/*.tap "$stock"/*.tap
 # Two phases: the runs of one kernel share its build tree (vm.sh builds
 # it under a lock), so the first builds each kernel's once.
-printf "VM_CPU=$cpu VM_OUT=$vm $top/tests/vm/vm.sh %s check\n" $KVERS |
+printf "VM_CPU=$cpu VM_OUT=$vm $top/tests/vm/vm.sh %s check\n" "${kvers[@]}" |
 	xargs -P "${VM_JOBS:-2}" -L1 env
 # The SMT boots, the 64-vCPU boot and, on the enforcing CPU, the first
 # kernel's suite and SMT boot again on stock TCG.
 {
-	printf "VM_CPU=$cpu VM_OUT=$vm $top/tests/vm/vm.sh %s smt\n" $KVERS
+	printf "VM_CPU=$cpu VM_OUT=$vm $top/tests/vm/vm.sh %s smt\n" "${kvers[@]}"
 	echo "VM_CPU= VM_OUT=$vm $top/tests/vm/vm.sh $first many"
 	[ -z "$cpu" ] || printf "VM_CPU= VM_OUT=$stock $top/tests/vm/vm.sh $first %s\n" check smt
 } | xargs -P "${VM_JOBS:-2}" -L1 env
-taps=
-for k in $KVERS; do taps="$taps $vm/$k.tap $vm/$k-smt.tap"; done
-taps="$taps $vm/$first-many.tap"
-[ -z "$cpu" ] || taps="$taps $stock/$first.tap $stock/$first-smt.tap"
-prove --exec cat $taps
+taps=()
+for k in "${kvers[@]}"; do taps+=("$vm/$k.tap" "$vm/$k-smt.tap"); done
+taps+=("$vm/$first-many.tap")
+[ -z "$cpu" ] || taps+=("$stock/$first.tap" "$stock/$first-smt.tap")
+prove --exec cat "${taps[@]}"

@@ -2,6 +2,8 @@
 # collect.sh KVER LOG: turn one VM's console log into a TAP stream. The
 # suite's own results come first, renumbered, then the harness's checks.
 set -u
+# shellcheck source=SCRIPTDIR/kernel-errors.sh
+. "$(dirname "$0")/kernel-errors.sh"
 kver=$1
 log=$2
 tap=$(sed -n '/@@@ BEGIN [a-z]* /,/^@@@ END$/p' "$log" | sed '1d;$d')
@@ -26,7 +28,7 @@ else
 		"$(tail -n 30 "$log")"
 fi
 
-bad=$(cat "$log" | grep -E 'Kernel panic|Oops|BUG[: ]|WARNING:|general protection|lockdep|KASAN|INFO: task .* blocked|possible circular locking|UBSAN' || true)
+bad=$(grep -E "$KERNEL_ERRORS" "$log" || true)
 if [ -z "$bad" ]; then
 	emit ok "[$kver] dmesg: no Oops, BUG, WARNING, GPF, lockdep, KASAN, hung task"
 else

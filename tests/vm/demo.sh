@@ -1,4 +1,5 @@
 # make demo: what an admin would see on a host with the module.
+# shellcheck source=SCRIPTDIR/lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 say() { echo; echo "\$ $*"; sh -c "$*"; }
 

@@ -15,10 +15,12 @@ pkgs="build-essential make gcc sparse kmod cpio busybox-static qemu-system-x86
       libelf-dev zlib1g-dev libjson-c-dev udev prometheus systemd"
 for k in $KVERS; do pkgs="$pkgs linux-headers-$k"; done
 
+# shellcheck source=SCRIPTDIR/../lib/pkgs.sh
 . "$here/../lib/pkgs.sh"
 # shellcheck disable=SC2086
 ensure_pkgs deps $pkgs
 
+# shellcheck source=SCRIPTDIR/images.sh
 . "$here/images.sh"
 mkdir -p "$SLD_CACHE"
 for k in $KVERS; do fetch_image "$k"; done

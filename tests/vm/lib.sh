@@ -1,6 +1,10 @@
 # TAP helpers for the in-VM suite (busybox ash). The test counter lives in
 # a file so that subshells and separate test files share one numbering.
 TAPN=/tmp/tap.n
+# KERNEL_ERRORS: the regex of a kernel error line (one definition for the
+# host's checks and the VM's).
+# shellcheck source=SCRIPTDIR/kernel-errors.sh # the VM's /tests is tests/vm
+. /tests/kernel-errors.sh
 [ -f $TAPN ] || echo 0 > $TAPN
 MOD=/mod/sld_compat.ko
 P=/sys/module/sld_compat/parameters
@@ -28,8 +32,34 @@ mark_dmesg() {
 }
 new_dmesg() { dmesg | sed -n "/$(cat /tmp/dmesg.mark)\$/,\$p" | sed 1d; }
 
+# shellcheck disable=SC2120 # the module parameters are optional
 load() { insmod $MOD "$@"; }
 unload() { rmmod sld_compat; }
+# loaded NAME: module NAME is loaded.
+loaded() { grep -q "^$1 " /proc/modules; }
+
+# A test file starts from the state it needs, whatever ran before it, so
+# that it runs alone (VM_ONLY) and one file's failure does not spread to
+# the next. A setup step that fails is a not-ok line naming the file.
+_setup_failed() {
+	nok "$(basename "$0"): setup: $1"
+	diag "$2"
+}
+# ensure_loaded [FIXTURE...]: sld_compat loaded, then each FIXTURE
+# (/mod/FIXTURE.ko); what is loaded already stays as it is.
+# shellcheck disable=SC2120 # the fixtures are optional
+ensure_loaded() {
+	for _e in sld_compat "$@"; do
+		loaded "$_e" && continue
+		_eo=$(insmod "/mod/$_e.ko" 2>&1) || _setup_failed "insmod $_e" "$_eo"
+	done
+}
+# ensure_unloaded: sld_compat not loaded, for a file that loads it itself
+# (with knobs of its own, or after modules it must find preloaded).
+ensure_unloaded() {
+	loaded sld_compat || return 0
+	_eo=$(unload 2>&1) || _setup_failed "rmmod sld_compat" "$_eo"
+}
 
 # knob_w KNOB DATA: write DATA (escapes as sldtest) in one write(2); prints
 # OK or the errno name.
@@ -39,12 +69,12 @@ knob_w() { sldtest write "$P/$1" "$2"; }
 # knob as it was and logs the knob's rejection line.
 knob_rejects() {
 	_k=$1; shift
-	_before=$(cat $P/$_k)
+	_before=$(cat "$P/$_k")
 	for _b in "$@"; do
 		mark_dmesg
 		_d=$(echo "$_b" | cut -c1-24)
-		is "$(knob_w $_k "$_b")" EINVAL "$_k: rejects '$_d'"
-		is "$(cat $P/$_k)" "$_before" "$_k: unchanged after '$_d'"
+		is "$(knob_w "$_k" "$_b")" EINVAL "$_k: rejects '$_d'"
+		is "$(cat "$P/$_k")" "$_before" "$_k: unchanged after '$_d'"
 		like "$(new_dmesg)" "sld_compat: $_k: rejected" "$_k: dmesg says why for '$_d'"
 	done
 }
@@ -180,7 +210,9 @@ wrmsr_pingpong() {
 	_pp_r=$(sldcpu wrmsrs 0) _pp_a=$(acf cpu0 msr_writes)
 	pp_out=$(sldhv pingpong "$@")
 	sleep 0.2	# the last switch's write is in the account
+	# shellcheck disable=SC2034 # pp_*: what the caller reads
 	pp_real=$(($(sldcpu wrmsrs 0) - _pp_r)) pp_acct=$(($(acf cpu0 msr_writes) - _pp_a))
+	# shellcheck disable=SC2034 # as above
 	pp_csw=$(field "$pp_out" csw)
 }
 
@@ -203,13 +235,11 @@ bench_name() {
 # benchmark are measured side by side and none always runs first.
 interleave() {
 	_rounds=$1; shift
-	_cases="$*"
 	_r=1
-	while [ $_r -le $_rounds ]; do
-		set -- $_cases
-		_i=0
-		while [ $_i -lt $((_r % $#)) ]; do _x=$1; shift; set -- "$@" $_x; _i=$((_i + 1)); done
-		for _c in "$@"; do one $_r $_c; done
+	while [ "$_r" -le "$_rounds" ]; do
+		# Round r runs the cases rotated by r: one more than the last.
+		_x=$1; shift; set -- "$@" "$_x"
+		for _c in "$@"; do one "$_r" "$_c"; done
 		_r=$((_r + 1))
 	done
 }
@@ -223,7 +253,8 @@ big_module() {
 	[ -s /kmod/big/order ] || { echo "# bench: no largest module in /kmod/big"; exit 1; }
 	big=$(tail -n 1 /kmod/big/order)
 	for _m in $(head -n -1 /kmod/big/order); do
-		insmod /kmod/big/$_m.ko 2>/dev/null || echo "# bench: dependency $_m did not load"
+		insmod "/kmod/big/$_m.ko" 2>/dev/null || echo "# bench: dependency $_m did not load"
 	done
-	bigname=$(echo $big | tr - _)
+	# shellcheck disable=SC2034 # bigname: what the caller reads
+	bigname=$(echo "$big" | tr - _)
 }

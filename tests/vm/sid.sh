@@ -62,6 +62,7 @@ if [ "$cmd" = run ]; then
 	mount_root
 	mkdir -p "$root$top"
 	mount --bind "$top" "$root$top"
+	# shellcheck disable=SC2016 # the inner sh expands $1 and $@
 	exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/root LC_ALL=C.UTF-8 \
 		sh -c 'cd "$1" 2>/dev/null || cd /; shift; exec "$@"' sh "$PWD" "$@"
@@ -96,20 +97,21 @@ CV
 if [ "$cmd" = pkgs ]; then
 	shift
 	[ -f "$root/.sld-base" ] || { echo "sid.sh: no root at $root (run tests/vm/sid.sh)" >&2; exit 1; }
-	need=
+	need=()
 	for p in "$@"; do
+		# shellcheck disable=SC2016 # dpkg-query's field, not the shell's
 		in_root dpkg-query -W -f '${Status}' "$p" 2>/dev/null |
-			grep -q 'ok installed' || need="$need $p"
+			grep -q 'ok installed' || need+=("$p")
 	done
 	case " $* " in *" sparse "*) checker_valid ;; esac
-	[ -n "$need" ] || exit 0
+	[ ${#need[@]} -gt 0 ] || exit 0
 	cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 	mount_root
-	echo "sid: installing$need in the root" >&2
+	echo "sid: installing ${need[*]} in the root" >&2
 	{ in_root apt-get update -q &&
-		in_root apt-get install -y -q --no-install-recommends $need; } \
+		in_root apt-get install -y -q --no-install-recommends "${need[@]}"; } \
 		> "$SLD_CACHE/sid-apt.log" 2>&1 || {
-		echo "sid.sh: apt-get install$need failed, see $SLD_CACHE/sid-apt.log" >&2
+		echo "sid.sh: apt-get install ${need[*]} failed, see $SLD_CACHE/sid-apt.log" >&2
 		exit 1
 	}
 	exit 0
@@ -159,14 +161,14 @@ if [ ! -s "$kvfile" ] || [ -n "${SLD_SID_REFRESH:-}" ] ||
 	mv "$kvfile.tmp" "$kvfile"
 fi
 kvers=$(cat "$kvfile")
-need=
+need=()
 for k in $kvers; do
-	[ -d "$root/lib/modules/$k/build/include" ] || need="$need linux-headers-$k"
+	[ -d "$root/lib/modules/$k/build/include" ] || need+=("linux-headers-$k")
 done
-if [ -n "$need" ]; then
-	echo "sid: installing$need in the root"
-	in_root apt-get install -y -q --no-install-recommends $need > "$SLD_CACHE/sid-apt.log" 2>&1 || {
-		echo "sid.sh: apt-get install$need failed, see $SLD_CACHE/sid-apt.log" >&2
+if [ ${#need[@]} -gt 0 ]; then
+	echo "sid: installing ${need[*]} in the root"
+	in_root apt-get install -y -q --no-install-recommends "${need[@]}" > "$SLD_CACHE/sid-apt.log" 2>&1 || {
+		echo "sid.sh: apt-get install ${need[*]} failed, see $SLD_CACHE/sid-apt.log" >&2
 		exit 1
 	}
 fi
@@ -184,6 +186,7 @@ sid_download() {	# sid_download KVER DIR: with unstable's apt in the root
 	mv "$dl"/*.deb "$2"/
 	rm -rf "$dl"
 }
+# shellcheck source=SCRIPTDIR/images.sh
 . "$here/images.sh"
 for k in $kvers; do
 	fetch_image "$k" sid_download

@@ -32,14 +32,18 @@
 # system's QEMU with TCG's "max" CPU, which has neither.
 #
 # The run fails (not ok lines) if the VM does not finish, if any test
-# fails, or if dmesg shows an Oops, BUG, WARNING, general protection
-# fault, lockdep, KASAN or hung-task line, or an sld_compat error line that
-# no test announced with expect_dmesg.
+# fails, or if the log shows a kernel error (kernel-errors.sh: an Oops,
+# BUG, WARNING, general protection fault, lockdep, KASAN, UBSAN or
+# hung-task line), or an sld_compat error line that no test announced
+# with expect_dmesg.
 set -eu
 kver=$1
 mode=${2:-check}
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=SCRIPTDIR/../config.sh
 . "$top/tests/config.sh"
+# shellcheck source=SCRIPTDIR/kernel-errors.sh
+. "$top/tests/vm/kernel-errors.sh"
 out=${VM_OUT:-$top/build/vm${VM_CPU:+-$VM_CPU}}
 kroot=$SLD_CACHE/$kver/root
 kmods=$kroot/lib/modules/$kver/kernel
@@ -97,7 +101,8 @@ copy_kmod() {
 
 # The host's systemd-udevd (Debian's udev package; tests/vm/deps.sh installs
 # it) with its libraries, for t/55-udev.sh: a real udevd that runs the
-# rule as `make install` ships it, pointed at the suite's static sldctl.
+# rule as `make install` ships it, pointed at the suite's static sldctl
+# through udev-sldctl.sh, which counts the spawns.
 add_udev() {
 	local bin=/bin/udevadm lib
 	[ -x "$bin" ] || return 0
@@ -108,7 +113,7 @@ add_udev() {
 	done
 	cp "$bin" "$root/bin/udevadm"
 	ln -s /bin/udevadm "$root/lib/systemd/systemd-udevd"
-	ln -s /tests/bin/sldctl "$root/usr/sbin/sldctl"
+	cp "$top/tests/vm/udev-sldctl.sh" "$root/usr/sbin/sldctl"
 	cp "$top/udev/90-sld-compat.rules" "$root/usr/lib/udev/rules.d/"
 }
 
@@ -128,13 +133,13 @@ flock -u 9
 
 root=$out/$kver-$mode.root	# per mode: check.sh may boot two modes at once
 rm -rf "$root"
-mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mod,kmod,tests/bin,lib/modules/$kver}
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mod,kmod,tests/bin,"lib/modules/$kver"}
 # The TAP library the host's tests use too (tests/vm/lib.sh sources it).
 cp "$top/tests/lib/tap.sh" "$root/tests/tap.sh"
 cp /bin/busybox "$root/bin/busybox"
 cp "$top/tests/vm/init" "$root/init"
 chmod +x "$root/init"
-cp "$top/tests/vm/lib.sh" "$top/tests/vm/demo.sh" "$root/tests/"
+cp "$top/tests/vm/lib.sh" "$top/tests/vm/kernel-errors.sh" "$top/tests/vm/demo.sh" "$root/tests/"
 # smt: the SMT suite (t-smt) on one core with two threads.
 if [ "$mode" = smt ]; then
 	cp -r "${VM_T:-$top/tests/vm/t-smt}" "$root/tests/t"
@@ -171,8 +176,8 @@ fi
 # enhanced IBRS and plain indirect calls); indirect_target_selection=off,
 # or 6.12 logs "ITS: WARNING: Spectre-v2 mitigation is off" (model 106
 # has that bug).
-qemu=qemu-system-x86_64
-qemu_opts=
+qemu="qemu-system-x86_64"
+qemu_opts=()
 cpu_append=
 case ${VM_CPU:-} in
 '') ;;
@@ -180,16 +185,16 @@ enforcing)
 	# VM_QEMU: another build of the patched QEMU (patch development).
 	qemu=${VM_QEMU:-$(bash "$top/tests/qemu/build.sh")}
 	cpu=max,hypervisor=off,vendor=GenuineIntel,family=6,model=106
-	qemu_opts="-L /usr/share/qemu -L /usr/share/seabios -nic none"
+	qemu_opts=(-L /usr/share/qemu -L /usr/share/seabios -nic none)
 	cpu_append="spectre_v2=off indirect_target_selection=off" ;;
 *)
 	echo "vm.sh: VM_CPU=$VM_CPU: only 'enforcing' is known" >&2
 	exit 1 ;;
 esac
-icount=
+icount=()
 if [ -n "${VM_ICOUNT:-}" ]; then
 	smp=1
-	icount="-icount shift=0,sleep=off"
+	icount=(-icount "shift=0,sleep=off")
 	echo icount > "$root/tests/clock"
 else
 	echo wall > "$root/tests/clock"
@@ -257,7 +262,11 @@ if [ "$mode" != bench ]; then
 fi
 if [ "$mode" = bench ]; then
 	mkdir -p "$root/tests/bench" "$root/kmod/big"
-	for b in ${BENCH_ONLY:-*}; do cp "$top"/bench/vm/$b.sh "$root/tests/bench/"; done
+	if [ -n "${BENCH_ONLY:-}" ]; then
+		for b in $BENCH_ONLY; do cp "$top/bench/vm/$b.sh" "$root/tests/bench/"; done
+	else
+		cp "$top"/bench/vm/*.sh "$root/tests/bench/"
+	fi
 	# 6.12's modules are .ko.xz: the largest compressed one, unpacked.
 	big=$(find "$kmods" \( -name '*.ko' -o -name '*.ko.xz' \) -printf '%s %p\n' |
 		sort -n | tail -n1 | cut -d' ' -f2)
@@ -281,8 +290,8 @@ rm -f "$dcon"
 # Round-robin vCPUs still interleave at every translation-block boundary,
 # so races between CPUs stay exercised. VM_ACCEL=tcg shows the crash.
 [ "$mode" = bench ] && : "${VM_TIMEOUT:=1500}"
-timeout "${VM_TIMEOUT:-900}" "$qemu" $qemu_opts -m 1024 -smp $smp -cpu $cpu \
-	-accel "${VM_ACCEL:-tcg,thread=single}" $icount -nographic -no-reboot -monitor none -serial stdio \
+timeout "${VM_TIMEOUT:-900}" "$qemu" "${qemu_opts[@]}" -m 1024 -smp "$smp" -cpu "$cpu" \
+	-accel "${VM_ACCEL:-tcg,thread=single}" "${icount[@]}" -nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$out/$kver-$mode.initrd" \
 	-debugcon "file:$dcon" \
 	-append "console=ttyS0 loglevel=1 log_buf_len=16M oops=panic panic=-1 $cpu_append ${VM_APPEND:-}" \
@@ -300,7 +309,7 @@ fi
 if [ "$mode" = bench ]; then
 	sed -n '/@@@ BEGIN bench/,/^@@@ END$/p' "$log" | sed '1d;$d' > "$out/$kver-bench.txt"
 	grep -q '^@@@ END$' "$log" || { echo "vm.sh: bench VM did not finish, see $log" >&2; exit 1; }
-	if grep -qE 'Kernel panic|Oops|BUG[: ]|WARNING:|general protection' "$log"; then
+	if grep -qE "$KERNEL_ERRORS" "$log"; then
 		echo "vm.sh: the bench VM logged a kernel error, see $log" >&2
 		exit 1
 	fi

@@ -12,6 +12,7 @@
 #include "admin.h"
 #include "config.h"
 #include "modchange.h"
+#include "named_modules.h"
 #include "sldctl.h"
 #include "util.h"
 
@@ -268,6 +269,10 @@ int admin_apply(struct admin *a, const char *knob, const char *value,
 			return SLDCTL_EXIT_ERROR;
 		}
 		check_override(a, knob);
+		if (!a->config_given && named_modules_knob(knob) &&
+		    named_modules_update(why, sizeof(why)))
+			fprintf(stderr, "sldctl %s: note: cannot record the modules the configuration names (their loads will not re-apply it until 'sldctl apply'): %s\n",
+				a->cli->cmd, why);
 	}
 	report(a, knob, full, a->loaded && value, skipped, track);
 	if (track)

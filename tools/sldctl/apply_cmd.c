@@ -13,10 +13,12 @@
  * --dry-run writes nothing and needs no root; if the module is not
  * loaded it only checks the files.
  *
- * --module NAME (used by the udev rule for every module that loads) applies
- * only if NAME is sld_compat or appears in a list value of the
- * configuration (e.g. hypervisor_modules = vmmon), and does nothing if
- * sld_compat is not loaded. --json prints {"knobs": [{knob, value, file,
+ * --module NAME (used by the udev rule for a module that loads) applies
+ * only if NAME is sld_compat or a module list of the configuration names
+ * it (e.g. hypervisor_modules = vmmon), and does nothing if sld_compat is
+ * not loaded. Applying the system configuration (no --config, no
+ * --dry-run) also records the modules it names for the udev rule
+ * (named_modules.h). --json prints {"knobs": [{knob, value, file,
  * line, result: set|would-set|failed}], "errors": [...], "exit": N}.
  *
  * Exit: 0 all applied, 1 some line invalid or knob rejected/unknown,
@@ -36,6 +38,7 @@
 #include "config.h"
 #include "json.h"
 #include "knob.h"
+#include "named_modules.h"
 #include "sldctl.h"
 #include "util.h"
 
@@ -152,33 +155,35 @@ static int load(struct conf *cf, const char *config, const char *dir)
 }
 
 /*
- * --module NAME (the udev rule, for every module that loads): apply only
- * when NAME is sld_compat or named in a value of the configuration.
+ * --module NAME (the udev rule, for a module that loads): apply only when
+ * NAME is sld_compat or a module list of the configuration names it.
  */
 static bool concerns(const struct conf *cf, const char *module)
 {
-	struct name_list l;
-	char why[KNOB_WHY_MAX];
-	size_t i;
-	bool hit;
-
-	if (!strcmp(module, "sld_compat"))
-		return true;
-	for (i = 0; i < cf->nent; i++) {
-		if (list_parse(cf->ent[i].value, &l, why, sizeof(why)))
-			continue;
-		hit = list_find(&l, module) >= 0;
-		list_free(&l);
-		if (hit)
-			return true;
-	}
-	return false;
+	return !strcmp(module, "sld_compat") || named_modules_has(cf, module);
 }
 
-static int apply_all(struct conf *cf, const char *params, bool loaded,
-		     bool dry_run, struct json *j)
+/*
+ * After applying the system configuration: the files the udev rule tests
+ * before it spawns `apply --module` (named_modules.h). A failure leaves
+ * the knobs applied; only later loads of named modules miss the re-apply.
+ */
+static int update_named(const struct conf *cf)
 {
-	int r, rc = cf->nerr ? SLDCTL_EXIT_FOUND : SLDCTL_EXIT_OK;
+	char why[4096 + 64];
+
+	if (!named_modules_sync(cf, why, sizeof(why)))
+		return SLDCTL_EXIT_OK;
+	fprintf(stderr, "sldctl apply: cannot record the modules the configuration names: %s\n",
+		why);
+	return SLDCTL_EXIT_FOUND;
+}
+
+/* rc0: the exit code so far (update_named's). */
+static int apply_all(struct conf *cf, const char *params, bool loaded,
+		     bool dry_run, int rc0, struct json *j)
+{
+	int r, rc = cf->nerr ? SLDCTL_EXIT_FOUND : rc0;
 	size_t i;
 
 	for (i = 0; i < cf->nerr; i++)
@@ -275,7 +280,10 @@ int cmd_apply(int argc, char **argv)
 		json_init(&j, stdout, true);
 		json_begin_object(&j);
 	}
-	rc = apply_all(&cf, params, loaded, dry_run, cl.json ? &j : NULL);
+	rc = SLDCTL_EXIT_OK;
+	if (!dry_run && !module && !cli_str(&cl, "config"))
+		rc = update_named(&cf);
+	rc = apply_all(&cf, params, loaded, dry_run, rc, cl.json ? &j : NULL);
 	if (cl.json) {
 		json_end_object(&j);
 		json_end(&j);

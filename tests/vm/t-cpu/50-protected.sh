@@ -8,6 +8,7 @@
 #    not loop: sld_compat clears it and counts it (ac_sld_cleared);
 #  - after each scenario the account equals MSR_TEST_CTRL read back on
 #    every CPU, with no bit but 29 ever written.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 SLD=0x20000000
@@ -99,7 +100,7 @@ echo - > $P/exempt_path
 unload
 sleep 0.1
 c=0
-while [ $c -lt $ncpu ]; do
+while [ $c -lt "$ncpu" ]; do
 	is "$(sldcpu msr $c 0x33)" $SLD "unloaded: cpu$c MSR_TEST_CTRL back to the kernel's bit 29"
 	c=$((c + 1))
 done

@@ -2,11 +2,12 @@
 # is a seq_file, /proc/sld_compat_account, complete however many CPUs
 # there are: as a sysfs page it held about 30 of its lines and silently
 # dropped the rest, and status dropped whatever followed.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 n=$(grep -c '^processor' /proc/cpuinfo)
 like "$n" '^(6[4-9]|[7-9][0-9]|[1-9][0-9][0-9])$' "this VM has many CPUs ($n)"
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 run "sld_compat loads" load
 is "$(grep -c '^cpu[0-9]* core=' $ACCT)" "$n" "account: one line per online CPU"
 is "$(sed -n '$p' $ACCT | cut -d' ' -f1)" "cpu$((n - 1))" "account: the last line is the last CPU"

@@ -2,15 +2,16 @@
 # -smp 2,sockets=1,cores=1,threads=2. A sibling must never turn SLD back on
 # under a protected task on the other thread: not by our own switching,
 # not by the kernel's re-enable work, not by its CPU-offline callback.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 core() { sed -n "s/^$1 core=\([0-9.]*\) .*/\1/p" $ACCT; }
-snap() { sldhv oncpu $1 sldhv cat $ACCT; }
+snap() { sldhv oncpu "$1" sldhv cat $ACCT; }
 # seen CPU REGEX: one of 6 looks from CPU (each as one line) matches; the
 # watched CPU may be running a kworker at any single look.
 seen() {
-	for i in 1 2 3 4 5 6; do
-		snap $1 | tr '\n' ' ' | grep -qE -- "$2" && return 0
+	for _ in 1 2 3 4 5 6; do
+		snap "$1" | tr '\n' ' ' | grep -qE -- "$2" && return 0
 		sleep 0.1
 	done
 	return 1

@@ -1,4 +1,5 @@
 # Load, and the status view tells the truth about the booted kernel.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 run "insmod sld_compat" load
@@ -40,6 +41,6 @@ else
 	like "$(dmesg | grep 'sld_compat: CPU has no split-lock')" "never written" \
 		"dmesg says MSR_TEST_CTRL is never written here"
 fi
-for f in $S/*; do
-	fails "$(basename $f) is read-only" sh -c "echo x > $f"
+for f in "$S"/*; do
+	fails "$(basename "$f") is read-only" sh -c "echo x > $f"
 done

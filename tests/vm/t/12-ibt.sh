@@ -6,6 +6,7 @@
 # kallsyms_lookup_name so and died at load on every IBT host with 6.12.
 # ibt-sealed.txt: tests/ibt/sealed.py over this kernel's vmlinuz;
 # icalls.txt: each .ko's .comment.sld_icalls (ksym.h, SLD_ICALL).
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 SEAL=/tests/ibt-sealed.txt
@@ -53,7 +54,7 @@ is "$(sealed_calls '^sld_compat ')" "" "sld_compat calls no sealed function thro
 is "$(grep -c '^sld_compat ' $ICALLS)" 0 "sld_compat calls no kernel function through a pointer"
 
 # The resolver (ksym.h) works without calling anything: every symbol found.
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 run "sld_compat loads" load
 is "$(cat $S/degraded)" none "every symbol resolved (nothing degraded)"
 like "$(grep '^ac-user ' $S/hooks)" 'handle_user_split_lock armed$' \

@@ -1,8 +1,8 @@
 # Every knob round-trips and rejects malformed values with EINVAL,
 # changing nothing and saying why in dmesg; non-root cannot write.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
-w() { sldtest write "$P/$1" "$2"; }
 
 # check_knob NAME "GOOD VALUES" "SHOWN VALUES" BAD...
 check_knob() {
@@ -10,20 +10,20 @@ check_knob() {
 	i=1
 	for g in $goods; do
 		s=$(echo "$shown" | cut -d' ' -f$i)
-		is "$(w $k "$g\\n")" OK "$k: write '$g'"
-		is "$(cat $P/$k)" "$s" "$k: reads back '$s'"
+		is "$(knob_w "$k" "$g\\n")" OK "$k: write '$g'"
+		is "$(cat "$P/$k")" "$s" "$k: reads back '$s'"
 		i=$((i + 1))
 	done
-	knob_rejects $k "$@"
-	before=$(cat $P/$k)
-	is "$(sldtest asuser 65534 sldtest write $P/$k "$before")" EACCES \
+	knob_rejects "$k" "$@"
+	before=$(cat "$P/$k")
+	is "$(sldtest asuser 65534 sldtest write "$P/$k" "$before")" EACCES \
 		"$k: unprivileged write refused"
-	is "$(cat $P/$k)" "$before" "$k: unchanged after unprivileged write"
+	is "$(cat "$P/$k")" "$before" "$k: unchanged after unprivileged write"
 }
 
-lsmod | grep -q '^sld_compat ' || load
-ls -l $P | grep -v '^total' | while read -r mode rest; do
-	like "$mode" '^-rw-r--r--' "knob mode is 0644: $rest"
+ensure_loaded
+for f in "$P"/*; do
+	like "$(stat -c %A "$f")" '^-rw-r--r--' "knob mode is 0644: $(basename "$f")"
 done
 check_knob verbose "0 3 1 2 1" "0 3 1 2 1" \
 	"\\n" " 1" "1 " "4" "-1" "99999999999999999999" "1x" "0x1" "+1" \

@@ -3,9 +3,10 @@
 # negative, overflow, unknown names, duplicates, path traversal); each must
 # fail with EINVAL, leave the knob as it was and log the knob's rejection
 # line (knob_rejects in lib.sh).
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
-lsmod | grep -q '^sld_compat ' || load
+ensure_loaded
 
 huge=$(head -c 4000 /dev/zero | tr '\0' a)	# under PAGE_SIZE, over every max_len
 page=$(head -c 8192 /dev/zero | tr '\0' 1)	# over PAGE_SIZE: sysfs cuts it to 4096
@@ -26,20 +27,20 @@ generic() {
 # table KNOB VALUE...: generic values plus the knob's own, >= 20 in all.
 table() {
 	k=$1; shift
-	generic > /tmp/bad.$k
-	for v in "$@"; do printf '%s\n' "$v"; done >> /tmp/bad.$k
-	n=$(grep -c '' /tmp/bad.$k)
+	generic > "/tmp/bad.$k"
+	for v in "$@"; do printf '%s\n' "$v"; done >> "/tmp/bad.$k"
+	n=$(grep -c '' "/tmp/bad.$k")
 	if [ "$n" -ge 20 ]; then ok "$k: $n bad values in the table"
 	else nok "$k: $n bad values in the table (want >= 20)"; fi
 	# A 0-byte write never reaches the module (sysfs returns 0 for it).
-	before=$(cat $P/$k)
-	is "$(knob_w $k '')" OK "$k: 0-byte write is a no-op of sysfs"
-	is "$(cat $P/$k)" "$before" "$k: unchanged after a 0-byte write"
+	before=$(cat "$P/$k")
+	is "$(knob_w "$k" '')" OK "$k: 0-byte write is a no-op of sysfs"
+	is "$(cat "$P/$k")" "$before" "$k: unchanged after a 0-byte write"
 	# knob_rejects takes the values as arguments: one per line, read back.
 	set --
-	while IFS= read -r v; do set -- "$@" "$v"; done < /tmp/bad.$k
-	knob_rejects $k "$@"
-	rm -f /tmp/bad.$k
+	while IFS= read -r v; do set -- "$@" "$v"; done < "/tmp/bad.$k"
+	knob_rejects "$k" "$@"
+	rm -f "/tmp/bad.$k"
 }
 
 # Non-default starting values, so "unchanged" means something.

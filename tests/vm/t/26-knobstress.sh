@@ -8,11 +8,12 @@
 # Phase 3 flips `enabled` (arming and disarming kprobes on functions other
 # CPUs are calling) under the #AC thread and hypervisor loads; that needs
 # single-threaded TCG (vm.sh says why, tests/vm/repro/tcg-kprobe-flip.sh).
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 secs=$(cat /tests/stress_secs 2>/dev/null || echo 8)
 ALL_MODS="/mod/fx_clean.ko /mod/fx_vmlaunch.ko /mod/fx_vmxon.ko /mod/fx_svm.ko /mod/fx_safe.ko"
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 load
 insmod /mod/actest.ko
 echo 0 > /proc/sys/kernel/split_lock_mitigate	# the #AC thread must not sleep
@@ -22,7 +23,8 @@ expect_dmesg 'sld_compat: refusing (fx_vmlaunch|fx_vmxon|vmmon|fx_clean|fx_svm|f
 phase() {	# phase NAME ENV...: one knobstress run and its checks
 	name=$1; shift
 	mark_dmesg
-	out=$(env "$@" knobstress $secs $P $MODS 2>/tmp/knobstress.err)
+	# shellcheck disable=SC2086 # MODS: one argument per module file
+	out=$(env "$@" knobstress "$secs" $P $MODS 2>/tmp/knobstress.err)
 	rc=$?
 	diag "$name, ${secs}s: $out"
 	[ -s /tmp/knobstress.err ] && diag "$(head -n 10 /tmp/knobstress.err)"
@@ -31,7 +33,7 @@ phase() {	# phase NAME ENV...: one knobstress run and its checks
 	like "$out" ' unexpected=0 ' "$name: every invalid write EINVAL, every valid one accepted"
 	like "$out" ' rejected=[1-9]' "$name: invalid writes were made"
 	like "$out" ' loads=[1-9]' "$name: fixture modules loaded during the run"
-	bad=$(new_dmesg | grep -E 'Oops|BUG[: ]|WARNING:|general protection|lockdep|possible circular|blocked for more than|UBSAN|KASAN|cannot (arm|disarm) hooks')
+	bad=$(new_dmesg | grep -E "$KERNEL_ERRORS|cannot (arm|disarm) hooks")
 	is "$bad" "" "$name: no kernel error, lock warning, hung task or hook failure in dmesg"
 }
 MODS=$ALL_MODS

@@ -6,10 +6,11 @@
 # longer do that, and noprobe blacklists setup_new_exec (exec) instead.
 # sld_compat must load anyway, report the feature off and why, keep every
 # other feature, and recover on reload.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 KPL=/sys/kernel/debug/kprobes/list
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 run "insmod noprobe (blacklists a hooked function)" insmod /mod/noprobe.ko
 if grep -q 'setup_new_exec' /sys/kernel/debug/kprobes/blacklist; then
 	hook=exec sym=setup_new_exec

@@ -1,24 +1,25 @@
 # Privilege: every writable interface refuses an unprivileged user, and
 # nothing changes. Knobs are found by listing the directory, so knobs added
 # later are covered without editing this file.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
-lsmod | grep -q '^sld_compat ' || load
+ensure_loaded
 NOBODY=65534
 asnobody() { sldtest asuser $NOBODY "$@"; }
 
-for f in $P/*; do
-	k=$(basename $f)
-	before=$(cat $f)
+for f in "$P"/*; do
+	k=$(basename "$f")
+	before=$(cat "$f")
 	v=$before
 	[ -n "$v" ] || v=x
-	is "$(asnobody sldtest write $f "$v")" EACCES "$k: unprivileged write refused"
-	is "$(asnobody sldtest write $f "\\n")" EACCES "$k: unprivileged bad write refused before any check"
-	is "$(cat $f)" "$before" "$k: unchanged"
+	is "$(asnobody sldtest write "$f" "$v")" EACCES "$k: unprivileged write refused"
+	is "$(asnobody sldtest write "$f" "\\n")" EACCES "$k: unprivileged bad write refused before any check"
+	is "$(cat "$f")" "$before" "$k: unchanged"
 done
-for f in $S/* /proc/sld_compat_modules $ACCT; do
-	is "$(asnobody sldtest write $f x)" EACCES "$(basename $f): unprivileged write refused"
-	like "$(sldtest write $f x)" '^E' "$(basename $f): not writable by root either"
+for f in "$S"/* /proc/sld_compat_modules $ACCT; do
+	is "$(asnobody sldtest write "$f" x)" EACCES "$(basename "$f"): unprivileged write refused"
+	like "$(sldtest write "$f" x)" '^E' "$(basename "$f"): not writable by root either"
 done
 like "$(asnobody cat $S/status)" '^version: ' "status readable by anyone"
 fails "unprivileged insmod refused" asnobody insmod /mod/fx_clean.ko

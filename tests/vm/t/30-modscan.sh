@@ -1,13 +1,13 @@
 # Modules loading after sld_compat are scanned, classified and policed;
 # those loaded before are listed; the registry knobs and vendor API work.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 M=/proc/sld_compat_modules
 rec() { grep "^$1 " $M; }
-w() { sldtest write "$P/$1" "$2"; }
 acct() { grep "$1" $ACCT | tr '\n' ' ' | sed 's/ $//'; }
 
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 
 # ---- modules loaded before sld_compat -------------------------------------
 run "insmod fx_movcr4 before sld_compat" insmod /mod/fx_movcr4.ko
@@ -33,8 +33,8 @@ T='\.text\+0x[0-9a-f]+'
 F='guest_calls=0 scan_us=[0-9]+ atomic_ns=[1-9][0-9]* flags=sections,init-scanned,modinfo'
 check_fx() {	# check_fx MODULE REGEX-AFTER-NAME
 	mark_dmesg
-	run "insmod $1" insmod /mod/$1.ko
-	like "$(rec $1)" "^$1 $2" "$1: $(echo "$2" | cut -d' ' -f1-2)"
+	run "insmod $1" insmod "/mod/$1.ko"
+	like "$(rec "$1")" "^$1 $2" "$1: $(echo "$2" | cut -d' ' -f1-2)"
 }
 check_fx fx_vmlaunch "hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@$T $F,watched,loaded$"
 like "$(new_dmesg)" "sld_compat: fx_vmlaunch: hypervisor \(vmx-text\), first vmlaunch at $T, policy protect" \
@@ -62,17 +62,17 @@ is "$(cat $S/disable_count)" 0 "protect never disables SLD"
 # vendor declaration exists only at run time).
 for m in fx_vmlaunch fx_vmxon fx_safe vmmon fx_movcr4 fx_svm fx_clean $IMPORTS; do
 	ko=/mod/$m.ko
-	off=$(sldctl scan --json $ko | sed -n 's/.*"verdict": "\([^"]*\)".*/\1/p')
-	is "$(rec $m | cut -d' ' -f2)" "$off" "$m: kernel verdict equals sldctl's"
+	off=$(sldctl scan --json "$ko" | sed -n 's/.*"verdict": "\([^"]*\)".*/\1/p')
+	is "$(rec "$m" | cut -d' ' -f2)" "$off" "$m: kernel verdict equals sldctl's"
 done
 
 for m in fx_vmlaunch fx_vmxon fx_safe vmmon fx_movcr4 fx_svm fx_clean $IMPORTS fx_vendor; do
-	rmmod $m
+	rmmod "$m"
 done
 is "$(grep -c ',loaded$' $M)" 0 "every record says unloaded after rmmod"
 
 # ---- policy log -------------------------------------------------------------
-is "$(w on_hypervisor 'log\n')" OK "on_hypervisor=log"
+is "$(knob_w on_hypervisor 'log\n')" OK "on_hypervisor=log"
 mark_dmesg
 run "log: fx_vmxon loads" insmod /mod/fx_vmxon.ko
 like "$(new_dmesg)" "fx_vmxon: hypervisor \(vmx-text\), first vmxon at $T, policy log" \
@@ -81,7 +81,7 @@ like "$(rec fx_vmxon)" ' hypervisor vmx-text .*,loaded$' "log: recorded"
 rmmod fx_vmxon
 
 # ---- policy disable ----------------------------------------------------------
-is "$(w on_hypervisor 'disable\n')" OK "on_hypervisor=disable"
+is "$(knob_w on_hypervisor 'disable\n')" OK "on_hypervisor=disable"
 is "$(cat $S/disable_count)" 0 "disable: count 0 before"
 # A CPU with SLD (KMODE warn) starts with SLD on and takes real writes;
 # stock TCG starts off and every write is skipped.
@@ -118,7 +118,7 @@ is "$(cat $S/disable_count)" 0 "disable: clean module leaves count 0"
 rmmod fx_clean
 
 # ---- policy refuse ------------------------------------------------------------
-is "$(w on_hypervisor 'refuse\n')" OK "on_hypervisor=refuse"
+is "$(knob_w on_hypervisor 'refuse\n')" OK "on_hypervisor=refuse"
 expect_dmesg 'sld_compat: refusing fx_vmlaunch: vmlaunch at \.text\+0x[0-9a-f]+$'
 expect_dmesg 'sld_compat: refusing fx_vmxon: vmxon at \.text\+0x[0-9a-f]+$'
 expect_dmesg 'sld_compat: refusing vmmon: known-hypervisor$'
@@ -145,10 +145,10 @@ check_list() {	# check_list KNOB "GOOD:SHOWN ..." BAD...
 	k=$1 goods=$2; shift 2
 	for gs in $goods; do
 		g=${gs%%:*} s=${gs#*:}
-		is "$(w $k "$g\\n")" OK "$k: write '$g'"
-		is "$(cat $P/$k)" "$s" "$k: reads back '$s'"
+		is "$(knob_w "$k" "$g\\n")" OK "$k: write '$g'"
+		is "$(cat "$P/$k")" "$s" "$k: reads back '$s'"
 	done
-	knob_rejects $k "$@"
+	knob_rejects "$k" "$@"
 }
 long=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa	# 56
 many=$(i=0; while [ $i -lt 65 ]; do printf 'm%d,' $i; i=$((i + 1)); done)
@@ -164,28 +164,28 @@ like "$(cat $P/safe_modules) $(cat $P/hypervisor_modules)" '^b_c,e fx_clean$' \
 mark_dmesg
 fails "admin hypervisor_modules: fx_clean refused" insmod /mod/fx_clean.ko
 like "$(new_dmesg)" "refusing fx_clean: admin-hypervisor" "admin-hypervisor named"
-is "$(w safe_modules '+fx_vmlaunch\n')" OK "admin: fx_vmlaunch declared safe"
+is "$(knob_w safe_modules '+fx_vmlaunch\n')" OK "admin: fx_vmlaunch declared safe"
 run "admin safe_modules: fx_vmlaunch loads under refuse" insmod /mod/fx_vmlaunch.ko
 like "$(rec fx_vmlaunch)" ' sld_safe admin-safe vmx=1 .*,loaded$' "admin-safe verdict"
 rmmod fx_vmlaunch
-is "$(w hypervisor_modules '-fx_clean\n')" OK "hypervisor_modules: remove fx_clean"
+is "$(knob_w hypervisor_modules '-fx_clean\n')" OK "hypervisor_modules: remove fx_clean"
 is "$(cat $P/hypervisor_modules)" - "hypervisor_modules empty again, reads -"
-is "$(w safe_modules 'x,y\n')" OK "safe_modules: x,y"
-is "$(w safe_modules '-\n')" OK "safe_modules: - clears"
+is "$(knob_w safe_modules 'x,y\n')" OK "safe_modules: x,y"
+is "$(knob_w safe_modules '-\n')" OK "safe_modules: - clears"
 is "$(cat $P/safe_modules)" - "safe_modules cleared, reads -"
 
 # ---- without the module_finalize hook: text regions only ----------------------
-is "$(w on_hypervisor 'protect\n')" OK "on_hypervisor=protect"
-is "$(w enabled 'N\n')" OK "hooks disarmed (enabled=N)"
+is "$(knob_w on_hypervisor 'protect\n')" OK "on_hypervisor=protect"
+is "$(knob_w enabled 'N\n')" OK "hooks disarmed (enabled=N)"
 run "fallback: fx_safe loads" insmod /mod/fx_safe.ko
 like "$(rec fx_safe)" \
 	'^fx_safe hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@core-text\+0x[0-9a-f]+ guest_calls=0 scan_us=[0-9]+ atomic_ns=0 flags=text-regions,init-scanned,no-modinfo,watched,loaded$' \
 	"fallback: core/init text scanned, no section names, no modinfo (so no sld_safe)"
 rmmod fx_safe
-is "$(w enabled 'Y\n')" OK "hooks armed again"
+is "$(knob_w enabled 'Y\n')" OK "hooks armed again"
 
 # ---- kvm_intel from the kernel image ------------------------------------------
-is "$(w on_hypervisor 'disable\n')" OK "on_hypervisor=disable for kvm"
+is "$(knob_w on_hypervisor 'disable\n')" OK "on_hypervisor=disable for kvm"
 if [ -f /kmod/kvm-intel.ko ]; then
 	insmod /kmod/irqbypass.ko 2>/dev/null
 	run "insmod kvm" insmod /kmod/kvm.ko
@@ -200,4 +200,4 @@ if [ -f /kmod/kvm-intel.ko ]; then
 else
 	ok "# SKIP no kvm-intel.ko"
 fi
-is "$(w on_hypervisor 'protect\n')" OK "on_hypervisor back to protect"
+is "$(knob_w on_hypervisor 'protect\n')" OK "on_hypervisor back to protect"

@@ -3,6 +3,7 @@
 # and for the same fixture loaded before it. Then a load that fails
 # after module_finalize (issue #12 item 3): its finalize record is
 # dropped, and the next load of that module is scanned from its own.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 M=/proc/sld_compat_modules
@@ -31,14 +32,15 @@ $cases"
 else
 	skip "the guest-handler rule in both orders" "this kernel exports handle_guest_split_lock to KVM only"
 fi
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 
 # ---- loaded after sld_compat ------------------------------------------------
+# shellcheck disable=SC2086 # ADMIN: one module parameter per word
 run "load sld_compat ($ADMIN)" load $ADMIN
 echo "$cases" | while read -r m v r before; do
-	run "after: insmod $m" insmod /mod/$m.ko
-	is "$(vr $m)" "$v $r" "after: $m is $v ($r)"
-	rmmod $m
+	run "after: insmod $m" insmod "/mod/$m.ko"
+	is "$(vr "$m")" "$v $r" "after: $m is $v ($r)"
+	rmmod "$m"
 done
 [ -e /mod/fx_imports.ko ] &&
 	like "$(rec fx_imports)" '^fx_imports .* guest_calls=[1-9][0-9]* .*flags=sections,' \
@@ -49,14 +51,15 @@ run "unload sld_compat" unload
 
 # ---- loaded before sld_compat ----------------------------------------------
 echo "$cases" | while read -r m v r before; do
-	run "before: insmod $m" insmod /mod/$m.ko
+	run "before: insmod $m" insmod "/mod/$m.ko"
 done
+# shellcheck disable=SC2086 # ADMIN: one module parameter per word
 run "load sld_compat ($ADMIN)" load $ADMIN
 echo "$cases" | while read -r m v r before; do
 	want="$v $r"
 	[ "$before" = same ] || want=$(echo "$before" | tr : ' ')
-	is "$(vr $m)" "$want" "before: $m is $want"
-	like "$(rec $m)" ',preloaded,init-gone,' "before: $m scanned as preloaded"
+	is "$(vr "$m")" "$want" "before: $m is $want"
+	like "$(rec "$m")" ',preloaded,init-gone,' "before: $m scanned as preloaded"
 done
 if [ -e /mod/fx_imports.ko ]; then
 	like "$(rec fx_imports)" '^fx_imports .* guest_calls=[1-9][0-9]* .*flags=text-regions,' \
@@ -65,11 +68,11 @@ if [ -e /mod/fx_imports.ko ]; then
 		"before: fx_imports is not watched"
 fi
 like "$(rec fx_safe)" ',no-modinfo,' "before: fx_safe's .modinfo was gone (why it differs)"
-echo "$cases" | while read -r m rest; do rmmod $m; done
+echo "$cases" | while read -r m rest; do rmmod "$m"; done
 # Records of modules still loaded: none of the fixtures (another module,
 # e.g. the msr driver a test on the enforcing CPU loaded, may be).
 loaded=$(grep ',loaded$' $M | cut -d' ' -f1)
-diag "still loaded: $(echo $loaded)"
+diag "still loaded: $(echo "$loaded" | paste -sd" ")"
 is "$(echo "$loaded" | grep -cxF "$(echo "$cases" | cut -d' ' -f1)")" 0 "every fixture unloaded"
 run "unload sld_compat" unload
 
@@ -91,4 +94,3 @@ like "$(rec fx_clean)" '^fx_clean clean none .*flags=sections,init-scanned,modin
 is "$(new_dmesg | grep -c 'finalize record not from this load')" 0 "no stale finalize record met"
 rmmod fx_clean
 run "unload sld_compat" unload
-load

@@ -2,13 +2,13 @@
 # handled in warn mode without the kernel's penalties; every other task
 # gets the kernel's own behaviour. fx_actest calls the kernel's handlers
 # from task context since TCG raises no #AC.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
-w() { sldtest write "$P/$1" "$2"; }
 N=5	# calls on the slow, mitigated path
 E=100	# calls on the exempt path: enough to amortise the first call's printk
 
-lsmod | grep -q '^sld_compat ' || load
+ensure_loaded
 run "insmod actest" insmod /mod/actest.ko
 like "$(grep '^ac-user ' $S/hooks)" '^ac-user handle_user_split_lock armed$' \
 	"ac-user hook armed on handle_user_split_lock"
@@ -33,7 +33,7 @@ is "$(ac ac_guest_passed)" $((g0 + 3)) "ac_guest_passed counts 3"
 
 # ---- exempt by comm ---------------------------------------------------------
 ln -sf /tests/bin/sldtest /tmp/sldgame
-is "$(w exempt_comm 'sldgame\n')" OK "exempt_comm: set sldgame"
+is "$(knob_w exempt_comm 'sldgame\n')" OK "exempt_comm: set sldgame"
 is "$(cat $P/exempt_comm)" sldgame "exempt_comm reads back sldgame"
 uh=$(ac ac_user_handled) gh=$(ac ac_guest_handled)
 tp=$(ac tasks_protected) te=$(ac tasks_exited) off0=$(acct_sum toggles_off)
@@ -79,25 +79,25 @@ if [ "${gwmean:-0}" -ge 5000 ]; then ok "split_lock_warn(): mitigated, mean ${gw
 else nok "split_lock_warn(): mitigated, mean ${gwmean} us >= 5000"; fi
 
 # ---- the knob ---------------------------------------------------------------
-is "$(w exempt_comm '+foo,+bar')" OK "exempt_comm: +foo,+bar"
+is "$(knob_w exempt_comm '+foo,+bar')" OK "exempt_comm: +foo,+bar"
 is "$(cat $P/exempt_comm)" sldgame,foo,bar "exempt_comm: edits append"
-is "$(w exempt_comm '-foo')" OK "exempt_comm: -foo"
+is "$(knob_w exempt_comm '-foo')" OK "exempt_comm: -foo"
 is "$(cat $P/exempt_comm)" sldgame,bar "exempt_comm: -foo removes"
-is "$(w exempt_comm 'a,b,c')" OK "exempt_comm: a list replaces"
-is "$(w exempt_comm '-')" OK "exempt_comm: - clears"
+is "$(knob_w exempt_comm 'a,b,c')" OK "exempt_comm: a list replaces"
+is "$(knob_w exempt_comm '-')" OK "exempt_comm: - clears"
 is "$(cat $P/exempt_comm)" - "exempt_comm: cleared reads -"
-is "$(w exempt_comm 'sldgame,bar')" OK "exempt_comm: set sldgame,bar"
+is "$(knob_w exempt_comm 'sldgame,bar')" OK "exempt_comm: set sldgame,bar"
 many=$(seq -s, 1 33 | sed 's/[0-9][0-9]*/n&/g')
 knob_rejects exempt_comm ",a" "a,,b" "a," "bar,bar" "+bar" "-absent" \
 	"sixteen_chars_xx" "*" "+x,y" "x,+y" "--" "+" "$many" "a\\tb" "\\n"
-is "$(w exempt_comm "$(seq -s, 1 32 | sed 's/[0-9][0-9]*/n&/g')")" OK "exempt_comm: 32 names accepted"
-is "$(w exempt_comm 'sldgame,bar')" OK "exempt_comm: back to sldgame,bar"
+is "$(knob_w exempt_comm "$(seq -s, 1 32 | sed 's/[0-9][0-9]*/n&/g')")" OK "exempt_comm: 32 names accepted"
+is "$(knob_w exempt_comm 'sldgame,bar')" OK "exempt_comm: back to sldgame,bar"
 is "$(sldtest asuser 65534 sldtest write $P/exempt_comm x)" EACCES \
 	"exempt_comm: unprivileged write refused"
 is "$(cat $P/exempt_comm)" sldgame,bar "exempt_comm: unchanged after unprivileged write"
 
 # ---- enabled=N: the kernel's behaviour again ------------------------------
-is "$(w enabled 0)" OK "enabled=0"
+is "$(knob_w enabled 0)" OK "enabled=0"
 uh=$(ac ac_user_handled) gh=$(ac ac_guest_handled)
 out=$(/tmp/sldgame ac user 2)
 m=$(field "$out" mean_us)
@@ -106,10 +106,10 @@ else nok "disarmed: exempt task mitigated again (${m} us)"; fi
 kguest 2 "disarmed: exempt task gets the kernel's path again ($(kguest_out 2))" \
 	/tmp/sldgame ac guest 2
 is "$(ac ac_user_handled) $(ac ac_guest_handled)" "$uh $gh" "disarmed: counters unchanged"
-is "$(w enabled 1)" OK "enabled=1"
+is "$(knob_w enabled 1)" OK "enabled=1"
 oguest 1 "re-armed: exempt again" /tmp/sldgame ac guest 1
 
-is "$(w exempt_comm -)" OK "exempt_comm cleared"
+is "$(knob_w exempt_comm -)" OK "exempt_comm cleared"
 # Load-time values go through the same setter and are freed at unload.
 unload
 run "insmod with exempt_comm=sldgame,x" load exempt_comm=sldgame,x
@@ -118,6 +118,6 @@ oguest 1 "load-time exemption effective" /tmp/sldgame ac guest 1
 unload
 fails "insmod with exempt_comm=a,a fails" load exempt_comm=a,a
 expect_dmesg "invalid for parameter"
-lsmod | grep -q '^sld_compat ' || load
+ensure_loaded
 run "rmmod actest" rmmod actest
 rm -f /tmp/sldgame

@@ -4,12 +4,11 @@
 # disable, and unload refused while a hypervisor task lives. fx_hv is a
 # simulated hypervisor (VMLAUNCH text, a RUN ioctl); vmmon is shaped like
 # VMware's for the profile path.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
-w() { sldtest write "$P/$1" "$2"; }
 
-lsmod | grep -q '^sld_compat ' || load
-lsmod | grep -q '^actest ' || insmod /mod/actest.ko
+ensure_loaded actest
 echo 1 > /proc/sys/kernel/split_lock_mitigate
 is "$(cat $P/on_hypervisor)" protect "policy protect"
 is "$(ac key_held)" 0 "no hypervisor, no exemption: preempt notifier key not taken"
@@ -42,7 +41,7 @@ snap=$(sldhv oncpu 0 sldhv cat $ACCT; sldhv oncpu 0 sldhv cat $S/tasks)
 # Sample from cpu0 while it runs: cpu1 may briefly run a kworker (then
 # neither held nor on cpu), but it is never held without its task.
 : > /tmp/samples
-for i in 1 2 3 4 5 6; do sldhv oncpu 0 sldhv cat $ACCT | grep '^cpu1 ' >> /tmp/samples; sleep 0.1; done
+for _ in 1 2 3 4 5 6; do sldhv oncpu 0 sldhv cat $ACCT | grep '^cpu1 ' >> /tmp/samples; sleep 0.1; done
 wait
 like "$(cat /tmp/run.out)" '^rc=0 handled=0 cpu=1 ' "RUN on cpu1 completed"
 like "$(cat /tmp/samples)" 'cpu1 core=[0-9.]+ hold=1 task=1 ' "while it runs: cpu1's core held off, task on cpu1"
@@ -143,7 +142,7 @@ like "$(hv vmmon)" '^vmmon state=hooked via=profile entry=Vmx86_RunVM ' "vmmon: 
 like "$(grep '^ioctl-learn ' $S/hooks)" ' idle$' "vmmon: no generic learning needed"
 tp=$(ac tasks_protected)
 is "$(sldhv nop vmmon)" OK "vmmon: a management ioctl"
-is "$(ac tasks_protected)" $tp "vmmon: management ioctl does not protect (narrow profile)"
+is "$(ac tasks_protected)" "$tp" "vmmon: management ioctl does not protect (narrow profile)"
 like "$(sldhv run vmmon 1000 0 1)" '^rc=0 ' "vmmon: RUN"
 is "$(ac tasks_protected)" $((tp + 1)) "vmmon: RUN protects its caller"
 like "$(hv vmmon)" ' tasks=1 ' "vmmon: one task counted"
@@ -171,11 +170,11 @@ is "$(cat /sys/module/fx_vendor/parameters/bracket_result)" "cpu=1 ok=7" "vendor
 is "$(acf cpu1 brackets)" $((b1 + 7)) "vendor: account counts 7 brackets"
 is "$(acf cpu1 toggles_off) $(acf cpu1 toggles_on)" "$((o1 + 7)) $((n1 + 7))" \
 	"vendor: exactly one off and one on toggle per bracket"
-is "$(w enabled 0)" OK "enabled=0"
+is "$(knob_w enabled 0)" OK "enabled=0"
 is "$(sldhv oncpu 1 sldtest write /sys/module/fx_vendor/parameters/bracket 3)" OK "vendor: brackets while disabled"
 is "$(cat /sys/module/fx_vendor/parameters/bracket_result)" "cpu=1 ok=0" "vendor: enter refused while disabled"
 is "$(acf cpu1 toggles_off)" $((o1 + 7)) "vendor: nothing toggled while disabled"
-is "$(w enabled 1)" OK "enabled=1"
+is "$(knob_w enabled 1)" OK "enabled=1"
 run "rmmod fx_vendor" rmmod fx_vendor
 balanced "after brackets"
 
@@ -183,14 +182,14 @@ balanced "after brackets"
 sldhv oncpu 1 sldhv run fx_hv 2000000 0 1 > /tmp/run.out &
 sleep 0.5
 mark_dmesg
-is "$(w enabled 0)" OK "enabled=0 with a task inside its RUN"
+is "$(knob_w enabled 0)" OK "enabled=0 with a task inside its RUN"
 like "$(new_dmesg)" 'sld_compat: disabled: 1 protected task\(s\) detached' "disable: dmesg says one task detached"
 like "$(new_dmesg)" 'detached sldhv\[[0-9]+\]' "disable: dmesg names it"
 is "$(ac tasks_live)" 0 "disable: no record left"
 is "$(ac key_held)" 0 "disable: preempt notifier key dropped"
 wait
 like "$(cat /tmp/run.out)" '^rc=0 ' "disable: the task finished its run unharmed"
-is "$(w enabled 1)" OK "enabled=1"
+is "$(knob_w enabled 1)" OK "enabled=1"
 is "$(ac key_held)" 1 "enabled again: key taken again (fx_hv is watched)"
 balanced "after disable"
 

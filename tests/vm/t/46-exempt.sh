@@ -1,11 +1,10 @@
 # Exemptions by comm, executable path and cgroup; proactive protection
 # from exec; exec re-decides an exemption; only root changes them.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
-w() { sldtest write "$P/$1" "$2"; }
 
-lsmod | grep -q '^sld_compat ' || load
-lsmod | grep -q '^actest ' || insmod /mod/actest.ko
+ensure_loaded actest
 echo 1 > /proc/sys/kernel/split_lock_mitigate
 for k in exempt_path exempt_cgroup; do is "$(cat $P/$k)" - "$k empty by default"; done
 is "$(cat $P/exempt_proactive)" N "exempt_proactive N by default"
@@ -13,7 +12,7 @@ is "$(cat $P/exempt_proactive)" N "exempt_proactive N by default"
 # ---- by path -----------------------------------------------------------------
 cp /tests/bin/sldtest /tmp/legacy
 ln -sf /tmp/legacy /tmp/legacy-link
-is "$(w exempt_path /tmp/legacy-link)" OK "exempt_path: set through a symlink"
+is "$(knob_w exempt_path /tmp/legacy-link)" OK "exempt_path: set through a symlink"
 is "$(cat $P/exempt_path)" /tmp/legacy-link "exempt_path reads back as written"
 is "$(ac key_held)" 1 "an exemption takes the preempt notifier key"
 mark_dmesg
@@ -25,13 +24,13 @@ knob_rejects exempt_path "tmp/legacy" "/tmp/../tmp/legacy" "/tmp/./legacy" "/tmp
 	"/tmp/legacy/" "/nonexistent" "/tmp" "/tmp/legacy,/tmp/legacy" "-/tmp/absent" \
 	"+/tmp/other,/tmp/legacy" "/tmp/le gacy" ","
 is "$(sldtest asuser 65534 sldtest write $P/exempt_path /tmp/other)" EACCES "exempt_path: unprivileged write refused"
-is "$(w exempt_path -)" OK "exempt_path cleared"
+is "$(knob_w exempt_path -)" OK "exempt_path cleared"
 
 # ---- by cgroup (v2) -------------------------------------------------------------------
 mkdir -p /sys/fs/cgroup
 mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
 mkdir -p /sys/fs/cgroup/sldvm/inner
-is "$(w exempt_cgroup /sldvm)" OK "exempt_cgroup: /sldvm"
+is "$(knob_w exempt_cgroup /sldvm)" OK "exempt_cgroup: /sldvm"
 mark_dmesg
 protected_user 20 "cgroup: a task below /sldvm is exempt" \
 	sh -c 'echo $$ > /sys/fs/cgroup/sldvm/inner/cgroup.procs && exec sldtest ac user 20'
@@ -39,13 +38,13 @@ like "$(new_dmesg)" 'split lock by exempt-cgroup task sldtest\[' "cgroup: dmesg 
 kguest 1 "cgroup: a task outside is not" sldtest ac guest 1
 knob_rejects exempt_cgroup "/" "sldvm" "/nope" "/sldvm/../sldvm" "/sldvm,/sldvm" "/sld vm"
 is "$(sldtest asuser 65534 sldtest write $P/exempt_cgroup -)" EACCES "exempt_cgroup: unprivileged write refused"
-is "$(w exempt_cgroup -)" OK "exempt_cgroup cleared"
+is "$(knob_w exempt_cgroup -)" OK "exempt_cgroup cleared"
 
 # ---- proactive: protected from exec ------------------------------------------------
 ln -sf /tests/bin/sldhv /tmp/sldgame
-is "$(w exempt_comm sldgame)" OK "exempt_comm sldgame"
+is "$(knob_w exempt_comm sldgame)" OK "exempt_comm sldgame"
 like "$(/tmp/sldgame cat $S/tasks)" '^none$' "proactive N: not protected before a split lock"
-is "$(w exempt_proactive Y)" OK "exempt_proactive Y"
+is "$(knob_w exempt_proactive Y)" OK "exempt_proactive Y"
 like "$(/tmp/sldgame cat $S/tasks)" '^[0-9]+ sldgame why=exempt-comm hv=- cpu=[01] running=1 ' \
 	"proactive Y: protected from exec, running"
 xd=$(ac tasks_exec_dropped)
@@ -55,21 +54,23 @@ is "$(ac tasks_exec_dropped)" $((xd + 1)) "tasks_exec_dropped +1"
 # The key outlives its rules while a record does, and goes with the last.
 mkfifo /tmp/keep
 /tmp/sldgame cat /tmp/keep > /dev/null &
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 50 '[ "$(ac tasks_live)" = 1 ]'
 is "$(ac tasks_live)" 1 "key: a protected sldgame waits on a fifo"
-is "$(w exempt_comm -)" OK "key: exempt_comm cleared while it lives"
+is "$(knob_w exempt_comm -)" OK "key: exempt_comm cleared while it lives"
 is "$(ac key_held)" 1 "key: no rule left, a record alive: key kept"
 echo > /tmp/keep
 wait
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 50 '[ "$(ac key_held)" = 0 ]'
 is "$(ac tasks_live) $(ac key_held)" "0 0" "key: dropped when the last record went"
-is "$(w exempt_comm sldgame)" OK "exempt_comm sldgame again"
+is "$(knob_w exempt_comm sldgame)" OK "exempt_comm sldgame again"
 is "$(ac key_held)" 1 "key: taken again by the rule"
 rm -f /tmp/keep
 knob_rejects exempt_proactive "yes" "2" "-1" "\\n" " Y" "YY"
 is "$(sldtest asuser 65534 sldtest write $P/exempt_proactive N)" EACCES "exempt_proactive: unprivileged write refused"
-is "$(w exempt_proactive N)" OK "exempt_proactive N"
-is "$(w exempt_comm -)" OK "exempt_comm cleared"
+is "$(knob_w exempt_proactive N)" OK "exempt_proactive N"
+is "$(knob_w exempt_comm -)" OK "exempt_comm cleared"
 is "$(ac tasks_live)" 0 "no record left"
 is "$(ac key_held)" 0 "no rule, no hypervisor, no record: key not held"
 is "$(acct_sum hold)" 0 "no core held off"
@@ -94,27 +95,28 @@ gated() {	# gated RULE-CHANGE ours|kernel NAME PROGRAM
 	_h=$(ac ac_guest_handled)
 	touch /tmp/gate
 	wait $_p
-	if [ $2 = ours ]; then _want="handled=1 sigbus=0" _h=$((_h + 1)); else
+	if [ "$2" = ours ]; then _want="handled=1 sigbus=0" _h=$((_h + 1)); else
 		_want=$(kguest_out 1); fi
 	is "$(cut -d' ' -f1-2 /tmp/gated.out) $(ac ac_guest_handled)" "$_want $_h" \
 		"$3: its split lock after the change: $2 ($_want)"
 }
-is "$(w exempt_proactive Y)" OK "recheck: exempt_proactive Y"
+is "$(knob_w exempt_proactive Y)" OK "recheck: exempt_proactive Y"
 ln -sf /tests/bin/sldtest /tmp/slgate
-is "$(w exempt_comm slgate)" OK "recheck: exempt_comm slgate"
-gated 'sldtest write $P/exempt_comm -' kernel "comm rule removed" /tmp/slgate
-is "$(w exempt_comm slgate)" OK "recheck: exempt_comm slgate again"
-gated 'sldtest write $P/exempt_comm +other' ours \
+is "$(knob_w exempt_comm slgate)" OK "recheck: exempt_comm slgate"
+gated 'knob_w exempt_comm -' kernel "comm rule removed" /tmp/slgate
+is "$(knob_w exempt_comm slgate)" OK "recheck: exempt_comm slgate again"
+gated 'knob_w exempt_comm +other' ours \
 	"comm rule still matching" /tmp/slgate
-is "$(w exempt_comm -)" OK "recheck: exempt_comm cleared"
-is "$(w exempt_path /tmp/legacy)" OK "recheck: exempt_path /tmp/legacy"
-gated 'sldtest write $P/exempt_path -' kernel "path rule removed" /tmp/legacy
-is "$(w exempt_proactive N)" OK "recheck: exempt_proactive N"
+is "$(knob_w exempt_comm -)" OK "recheck: exempt_comm cleared"
+is "$(knob_w exempt_path /tmp/legacy)" OK "recheck: exempt_path /tmp/legacy"
+gated 'knob_w exempt_path -' kernel "path rule removed" /tmp/legacy
+is "$(knob_w exempt_proactive N)" OK "recheck: exempt_proactive N"
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 50 '[ "$(ac tasks_live)" = 0 ]'
 is "$(ac tasks_live)" 0 "recheck: no record left"
 
 # ---- patterns: threads as their VMM names them after exec -------------------
-is "$(w exempt_comm 'CPU */KVM,EMT-*,a\\*b')" OK "exempt_comm: patterns"
+is "$(knob_w exempt_comm 'CPU */KVM,EMT-*,a\\*b')" OK "exempt_comm: patterns"
 is "$(cat $P/exempt_comm)" 'CPU */KVM,EMT-*,a\*b' "exempt_comm patterns read back as written"
 oguest 3 "CPU */KVM: a task renamed CPU 3/KVM after exec is exempt" env SLDTEST_COMM='CPU 3/KVM' sldtest ac guest 3
 oguest 3 "EMT-*: EMT-12 is exempt" env SLDTEST_COMM='EMT-12' sldtest ac guest 3
@@ -122,37 +124,37 @@ oguest 1 'a\*b: the literal name a*b' env SLDTEST_COMM='a*b' sldtest ac guest 1
 kguest 1 "CPU */KVM: CPU 3/KVMX is not" env SLDTEST_COMM='CPU 3/KVMX' sldtest ac guest 1
 kguest 1 "EMT-*: EMT is not" env SLDTEST_COMM='EMT' sldtest ac guest 1
 kguest 1 'a\*b: axb is not' env SLDTEST_COMM='axb' sldtest ac guest 1
-knob_rejects exempt_comm "1234567890123456" "*1234567890123456" " CPU" "CPU *," 'a\\' \
+knob_rejects exempt_comm "1234567890123456" "*1234567890123456" " CPU" "CPU *," "a\\\\" \
 	"a2345678901234567890123456789012"
-is "$(w exempt_comm -)" OK "exempt_comm cleared"
+is "$(knob_w exempt_comm -)" OK "exempt_comm cleared"
 
 # ---- threads made after exec, as a VMM makes its vCPUs ------------------------
 # kvm_intel cannot run a guest under TCG: each "vCPU" thread of sldtest
 # vcpus enters the kernel's guest handler through fx_actest instead, after
 # naming itself as QEMU's do. before= is its record before any split lock.
 vc() { "$@" | tee -a /tmp/vcpus.out; }
-is "$(w exempt_proactive Y)" OK "vcpus: exempt_proactive Y"
+is "$(knob_w exempt_proactive Y)" OK "vcpus: exempt_proactive Y"
 pro=$(ac tasks_proactive)
 byp=$(ac tasks_protected_path) byg=$(ac tasks_protected_cgroup) byc=$(ac tasks_protected_comm)
 # gh_grew N DESCRIPTION: sld_compat handled N more guest #ACs since the
 # last gh_mark (in warn mode the kernel's path also says "handled").
 gh_mark() { gh0=$(ac ac_guest_handled); }
 gh_grew() { is "$(ac ac_guest_handled)" $((gh0 + $1)) "$2"; }
-is "$(w exempt_path /tmp/legacy)" OK "vcpus: exempt_path /tmp/legacy"
+is "$(knob_w exempt_path /tmp/legacy)" OK "vcpus: exempt_path /tmp/legacy"
 gh_mark
 is "$(vc /tmp/legacy vcpus 2 'CPU %d/KVM' | grep -c 'before=exempt-path handled=3 sigbus=0')" 2 \
 	"path: both threads protected from their start, no SIGBUS"
 gh_grew 6 "path: their 6 guest #ACs were sld_compat's"
-is "$(w exempt_path -)" OK "vcpus: exempt_path cleared"
-is "$(w exempt_cgroup /sldvm)" OK "vcpus: exempt_cgroup /sldvm"
+is "$(knob_w exempt_path -)" OK "vcpus: exempt_path cleared"
+is "$(knob_w exempt_cgroup /sldvm)" OK "vcpus: exempt_cgroup /sldvm"
 gh_mark
 out=$(sh -c 'echo $$ > /sys/fs/cgroup/sldvm/inner/cgroup.procs && exec sldtest vcpus 2 "CPU %d/KVM"')
 gh_grew 6 "cgroup: their 6 guest #ACs were sld_compat's"
 diag "$(echo "$out" | tr '\n' ';')"
 is "$(echo "$out" | grep -c 'before=exempt-cgroup handled=3 sigbus=0')" 2 \
 	"cgroup: both threads protected from their start, no SIGBUS"
-is "$(w exempt_cgroup -)" OK "vcpus: exempt_cgroup cleared"
-is "$(w exempt_comm 'CPU */KVM')" OK "vcpus: exempt_comm 'CPU */KVM'"
+is "$(knob_w exempt_cgroup -)" OK "vcpus: exempt_cgroup cleared"
+is "$(knob_w exempt_comm 'CPU */KVM')" OK "vcpus: exempt_comm 'CPU */KVM'"
 gh_mark
 is "$(vc sldtest vcpus 2 'CPU %d/KVM' | grep -c 'before=exempt-comm handled=3 sigbus=0')" 2 \
 	"pattern: both threads protected once they name themselves, no SIGBUS"
@@ -165,14 +167,14 @@ is "$(ac tasks_proactive)" $((pro + 6)) "tasks_proactive counts the six threads"
 is "$(ac tasks_protected_path) $(ac tasks_protected_cgroup) $(ac tasks_protected_comm)" \
 	"$((byp + 3)) $((byg + 3)) $((byc + 2))" \
 	"counters per rule: by path and by cgroup each process (at exec) and its 2 threads, by pattern the 2 threads"
-is "$(w exempt_proactive N)" OK "vcpus: exempt_proactive N"
+is "$(knob_w exempt_proactive N)" OK "vcpus: exempt_proactive N"
 is "$(cat $S/hooks | grep -E '^task-(start|rename) ' | grep -vc ' armed')" 2 \
 	"exempt_proactive N: the start and rename probes disarmed"
 gh_mark
 is "$(vc sldtest vcpus 1 'CPU %d/KVM' | grep -c 'before=none handled=3 sigbus=0')" 1 \
 	"proactive N: the thread protected at its first split lock"
 gh_grew 3 "proactive N: its 3 guest #ACs were sld_compat's"
-is "$(w exempt_comm -)" OK "vcpus: exempt_comm cleared"
+is "$(knob_w exempt_comm -)" OK "vcpus: exempt_comm cleared"
 diag "$(tr '\n' ';' < /tmp/vcpus.out)"
 
 # ---- load-time (modprobe.d options) --------------------------------------------------
@@ -181,5 +183,4 @@ run "insmod with exempt_path and exempt_proactive" load exempt_path=/tmp/legacy 
 is "$(cat $P/exempt_path) $(cat $P/exempt_proactive)" "/tmp/legacy Y" "load-time exemptions applied"
 protected_user -b 3 "load-time path exemption effective (proactive)" /tmp/legacy ac user 3
 unload
-load
 rm -f /tmp/legacy /tmp/legacy-link /tmp/other /tmp/sldgame

@@ -4,21 +4,21 @@
 # its disable hold, release the tasks protected on its behalf, and flag
 # what cannot be refused any more. Each transition checks the verdict,
 # the watch, the holds and what a guest split lock gets, before and after.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 M=/proc/sld_compat_modules
 rec() { grep "^$1 " $M; }
-w() { knob_w "$1" "$2"; }
 # state MOD: verdict, reason, the record's policy flags, listed in
 # hypervisors (watched by hvwatch) or not, and the disable count.
 state() {
-	_r=$(rec $1)
+	_r=$(rec "$1")
 	_f=",$(echo "$_r" | sed 's/.* flags=//'),"
 	_s="$(echo "$_r" | cut -d' ' -f2,3)"
 	for _x in watched sld-disabled refuse-too-late; do
 		case $_f in *",$_x,"*) _s="$_s $_x=1" ;; *) _s="$_s $_x=0" ;; esac
 	done
-	echo "$_s listed=$(hv $1 | grep -c .) disable_count $(cat $S/disable_count)"
+	echo "$_s listed=$(hv "$1" | grep -c .) disable_count $(cat $S/disable_count)"
 }
 # gac: one RUN of fx_hv with one simulated guest split lock, and whose
 # it was (sld_compat's ac_guest_handled grew or not). The kernel's own
@@ -52,22 +52,23 @@ cpu1() { sldhv oncpu 0 sldhv cat $ACCT | sed -n 's/^cpu1 .* \(hold=[0-9]* task=[
 # long_run: a vCPU thread on cpu1 inside one 3 s RUN, in the background.
 long_run() {
 	sldhv oncpu 1 sldhv run fx_hv 3000000 0 1 > /tmp/long.out &
+	# shellcheck disable=SC2016 # wait_for evaluates it at each try
 	wait_for 50 '[ "$(cpu1)" = "hold=1 task=1" ]'
 }
 HV="hypervisor vmx-text"
 
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 run "load sld_compat" load
 
 # ---- log -> protect --------------------------------------------------------------
-is "$(w on_hypervisor log)" OK "on_hypervisor=log"
+is "$(knob_w on_hypervisor log)" OK "on_hypervisor=log"
 run "log: insmod fx_hv" insmod /mod/fx_hv.ko
 is "$(state fx_hv)" "$HV watched=0 sld-disabled=0 refuse-too-late=0 listed=0 disable_count 0" \
 	"log: fx_hv recorded, not watched, no hold"
 is "$(gac)" "$KERNEL" "log: a guest split lock gets the kernel's path"
 is "$(ac key_held)" 0 "log: nothing to protect, no notifier key"
 mark_dmesg
-is "$(w on_hypervisor protect)" OK "log -> protect"
+is "$(knob_w on_hypervisor protect)" OK "log -> protect"
 is "$(state fx_hv)" "$HV watched=1 sld-disabled=0 refuse-too-late=0 listed=1 disable_count 0" \
 	"log -> protect: fx_hv watched now, no hold"
 like "$(hv fx_hv)" '^fx_hv state=learning ' "log -> protect: hypervisors lists it, learning its entry"
@@ -80,7 +81,7 @@ is "$(gac)" "$HANDLED" "log -> protect: its next guest split lock is handled by 
 sleep 0.2
 like "$(hv fx_hv)" '^fx_hv state=hooked via=learned ' "log -> protect: entry learned and hooked"
 mark_dmesg
-is "$(w on_hypervisor protect)" OK "protect again"
+is "$(knob_w on_hypervisor protect)" OK "protect again"
 is "$(new_dmesg | grep -c 'fx_hv')" 0 "same value: nothing re-decided, nothing said"
 
 # ---- protect -> log, with a protected task on a CPU -----------------------------
@@ -88,12 +89,14 @@ long_run
 # Each sample is taken while the RUN is on cpu1: on PREEMPT_RT a per-CPU
 # kernel thread can preempt it for a moment, and its hold rightly goes
 # with it (a sample then would see hold=0 running=0).
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 10 '_c=$(cpu1); [ "$_c" = "hold=1 task=1" ]'
 is "$_c" "hold=1 task=1" "protect: the RUN holds cpu1's core off"
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 10 '_t=$(sldhv oncpu 0 sldhv cat $S/tasks); echo "$_t" | grep -q " running=1 "'
 like "$_t" ' sldhv why=hypervisor hv=fx_hv cpu=1 running=1 ' "protect: tasks lists it"
 mark_dmesg
-is "$(w on_hypervisor log)" OK "protect -> log while it runs"
+is "$(knob_w on_hypervisor log)" OK "protect -> log while it runs"
 is "$(cpu1)" "hold=0 task=0" "protect -> log: its hold given back at once, while it still runs"
 like "$(cat $S/tasks)" ' sldhv why=released hv=fx_hv cpu=1 running=0 ' "protect -> log: its record says released"
 is "$(state fx_hv)" "$HV watched=0 sld-disabled=0 refuse-too-late=0 listed=0 disable_count 0" \
@@ -106,22 +109,23 @@ wait
 like "$(cat /tmp/long.out)" '^rc=0 ' "protect -> log: the task finished its run unharmed"
 is "$(ac tasks_live)" 0 "protect -> log: the released record went at exit"
 # The same in one task: guest split locks handled, then the kernel's path.
-is "$(w on_hypervisor protect)" OK "on_hypervisor=protect"
+is "$(knob_w on_hypervisor protect)" OK "on_hypervisor=protect"
 p0=$(ac ac_guest_passed) g0=$(ac ac_guest_handled)
 sldhv oncpu 1 sldhv run fx_hv 100000 0 60 1 > /tmp/ac.out &
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 100 'grep -q "why=hypervisor hv=fx_hv .* ac_guest=[1-9]" $S/tasks'
-is "$(w on_hypervisor log)" OK "protect -> log during guest split locks"
+is "$(knob_w on_hypervisor log)" OK "protect -> log during guest split locks"
 wait
 then_kernel "protect -> log: handled while protected, then the kernel's path"
 is "$(gac)" "$KERNEL" "log: a new RUN's guest split lock gets the kernel's path"
 balanced "after protect -> log"
 
 # ---- protect -> disable -> protect -----------------------------------------------
-is "$(w on_hypervisor protect)" OK "on_hypervisor=protect"
+is "$(knob_w on_hypervisor protect)" OK "on_hypervisor=protect"
 is "$(gac)" "$HANDLED" "protect: guest split lock handled"
 long_run
 mark_dmesg
-is "$(w on_hypervisor disable)" OK "protect -> disable while a task runs"
+is "$(knob_w on_hypervisor disable)" OK "protect -> disable while a task runs"
 is "$(state fx_hv)" "$HV watched=0 sld-disabled=1 refuse-too-late=0 listed=0 disable_count 1" \
 	"protect -> disable: not watched, holds a disable"
 is "$(acf cpu0 hold) $(acf cpu1 hold)" "1 1" "protect -> disable: every core held off"
@@ -135,7 +139,7 @@ like "$(cat /tmp/long.out)" '^rc=0 ' "protect -> disable: the task finished its 
 # the guest handler anyway, and the kernel's path (not sld_compat) answers.
 is "$(gac)" "$KERNEL" "disable: a guest split lock reaches the kernel's path"
 mark_dmesg
-is "$(w on_hypervisor protect)" OK "disable -> protect"
+is "$(knob_w on_hypervisor protect)" OK "disable -> protect"
 is "$(state fx_hv)" "$HV watched=1 sld-disabled=0 refuse-too-late=0 listed=1 disable_count 0" \
 	"disable -> protect: watched, disable hold given back"
 is "$(acct_sum hold)" 0 "disable -> protect: no core held off"
@@ -147,9 +151,10 @@ balanced "after disable -> protect"
 # ---- hypervisor -> safe -> hypervisor by the admin ---------------------------------
 p0=$(ac ac_guest_passed) g0=$(ac ac_guest_handled)
 sldhv oncpu 1 sldhv run fx_hv 100000 0 60 1 > /tmp/ac.out &
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 100 'grep -q "why=hypervisor hv=fx_hv .* ac_guest=[1-9]" $S/tasks'
 mark_dmesg
-is "$(w safe_modules +fx_hv)" OK "safe_modules +fx_hv during guest split locks"
+is "$(knob_w safe_modules +fx_hv)" OK "safe_modules +fx_hv during guest split locks"
 is "$(state fx_hv)" "sld_safe admin-safe watched=0 sld-disabled=0 refuse-too-late=0 listed=0 disable_count 0" \
 	"hypervisor -> safe: verdict admin-safe, no longer watched"
 like "$(new_dmesg)" 'sld_compat: safe_modules: fx_hv: hypervisor \(vmx-text\) -> sld_safe \(admin-safe\), policy protect: no longer watched$' \
@@ -158,7 +163,7 @@ wait
 then_kernel "hypervisor -> safe: handled while protected, then the kernel's path"
 is "$(gac)" "$KERNEL" "safe: a guest split lock is the kernel's to handle"
 mark_dmesg
-is "$(w safe_modules -fx_hv)" OK "safe_modules -fx_hv"
+is "$(knob_w safe_modules -fx_hv)" OK "safe_modules -fx_hv"
 is "$(state fx_hv)" "$HV watched=1 sld-disabled=0 refuse-too-late=0 listed=1 disable_count 0" \
 	"safe -> hypervisor: its VMX text decides again, watched"
 like "$(new_dmesg)" 'safe_modules: fx_hv: sld_safe \(admin-safe\) -> hypervisor \(vmx-text\), policy protect: watched$' \
@@ -167,20 +172,20 @@ is "$(gac)" "$HANDLED" "safe -> hypervisor: guest split lock handled"
 run "insmod fx_safe" insmod /mod/fx_safe.ko
 is "$(state fx_safe)" "sld_safe modinfo-sld-safe watched=0 sld-disabled=0 refuse-too-late=0 listed=0 disable_count 0" \
 	"fx_safe loads split-lock safe (its modinfo)"
-is "$(w hypervisor_modules +fx_safe)" OK "hypervisor_modules +fx_safe"
+is "$(knob_w hypervisor_modules +fx_safe)" OK "hypervisor_modules +fx_safe"
 is "$(state fx_safe)" "hypervisor admin-hypervisor watched=1 sld-disabled=0 refuse-too-late=0 listed=1 disable_count 0" \
 	"safe -> hypervisor by the admin: watched"
-is "$(w on_hypervisor disable)" OK "on_hypervisor=disable"
+is "$(knob_w on_hypervisor disable)" OK "on_hypervisor=disable"
 is "disable_count $(cat $S/disable_count)" "disable_count 2" "disable: fx_hv and fx_safe hold it"
-is "$(w hypervisor_modules -fx_safe)" OK "hypervisor_modules -fx_safe"
+is "$(knob_w hypervisor_modules -fx_safe)" OK "hypervisor_modules -fx_safe"
 is "$(state fx_safe)" "sld_safe modinfo-sld-safe watched=0 sld-disabled=0 refuse-too-late=0 listed=0 disable_count 1" \
 	"hypervisor -> safe: fx_safe's disable hold given back"
-is "$(w on_hypervisor protect)" OK "on_hypervisor=protect"
+is "$(knob_w on_hypervisor protect)" OK "on_hypervisor=protect"
 run "rmmod fx_safe" rmmod fx_safe
 
 # ---- refuse: a loaded module cannot be refused ----------------------------------
 mark_dmesg
-is "$(w on_hypervisor refuse)" OK "protect -> refuse"
+is "$(knob_w on_hypervisor refuse)" OK "protect -> refuse"
 is "$(state fx_hv)" "$HV watched=1 sld-disabled=0 refuse-too-late=1 listed=1 disable_count 0" \
 	"refuse: fx_hv stays loaded and keeps its protection, flagged"
 like "$(new_dmesg)" 'sld_compat: on_hypervisor: fx_hv: hypervisor \(vmx-text\), policy refuse: not refused \(loaded already, or sld_compat disabled\): it stays, flagged refuse-too-late, until it unloads$' \
@@ -190,35 +195,35 @@ like "$(dmesg -r | grep 'on_hypervisor: fx_hv: .*policy refuse' | tail -n1)" '^<
 is "$(gac)" "$HANDLED" "refuse: its guest split locks still handled"
 expect_dmesg 'sld_compat: refusing fx_vmxon: vmxon at \.text\+0x[0-9a-f]+$'
 fails "refuse: a new hypervisor is refused" insmod /mod/fx_vmxon.ko
-is "$(w on_hypervisor log)" OK "refuse -> log"
+is "$(knob_w on_hypervisor log)" OK "refuse -> log"
 is "$(state fx_hv)" "$HV watched=0 sld-disabled=0 refuse-too-late=0 listed=0 disable_count 0" \
 	"refuse -> log: flag gone, no longer watched"
 
 # ---- enabled=N gives the disable holds back and refuses nothing -----------------
-is "$(w on_hypervisor disable)" OK "on_hypervisor=disable"
+is "$(knob_w on_hypervisor disable)" OK "on_hypervisor=disable"
 is "disable_count $(cat $S/disable_count)" "disable_count 1" "disable: fx_hv holds it"
 mark_dmesg
-is "$(w enabled N)" OK "enabled=N"
+is "$(knob_w enabled N)" OK "enabled=N"
 is "$(state fx_hv)" "$HV watched=0 sld-disabled=0 refuse-too-late=0 listed=0 disable_count 0" \
 	"enabled=N: the disable hold given back"
 is "$(acct_sum hold) $(acct_sum task)" "0 0" "enabled=N: no core held off: the account is the kernel's setting"
 like "$(new_dmesg)" 'enabled: fx_hv: hypervisor \(vmx-text\), policy disable: SLD disable hold released$' \
 	"enabled=N: dmesg says the hold went"
-is "$(w on_hypervisor refuse)" OK "on_hypervisor=refuse while disabled"
+is "$(knob_w on_hypervisor refuse)" OK "on_hypervisor=refuse while disabled"
 run "enabled=N: fx_vmxon is not refused" insmod /mod/fx_vmxon.ko
 is "$(state fx_vmxon)" "hypervisor vmx-text watched=0 sld-disabled=0 refuse-too-late=1 listed=0 disable_count 0" \
 	"enabled=N: fx_vmxon loaded, flagged refuse-too-late"
-is "$(w on_hypervisor disable)" OK "on_hypervisor=disable while disabled"
+is "$(knob_w on_hypervisor disable)" OK "on_hypervisor=disable while disabled"
 is "disable_count $(cat $S/disable_count)" "disable_count 0" "enabled=N: disable takes no hold"
 mark_dmesg
-is "$(w enabled Y)" OK "enabled=Y"
+is "$(knob_w enabled Y)" OK "enabled=Y"
 is "$(state fx_hv)" "$HV watched=0 sld-disabled=1 refuse-too-late=0 listed=0 disable_count 2" \
 	"enabled=Y: fx_hv's disable re-decided"
 is "$(state fx_vmxon)" "hypervisor vmx-text watched=0 sld-disabled=1 refuse-too-late=0 listed=0 disable_count 2" \
 	"enabled=Y: fx_vmxon holds it too"
 is "$(acf cpu0 hold) $(acf cpu1 hold)" "1 1" "enabled=Y: every core held off again"
 like "$(new_dmesg)" 'enabled: 2 of [0-9]+ loaded module\(s\) changed$' "enabled=Y: dmesg sums it up"
-is "$(w on_hypervisor protect)" OK "on_hypervisor=protect"
+is "$(knob_w on_hypervisor protect)" OK "on_hypervisor=protect"
 is "$(state fx_vmxon)" "hypervisor vmx-text watched=1 sld-disabled=0 refuse-too-late=0 listed=1 disable_count 0" \
 	"protect: fx_vmxon watched, every hold given back"
 run "rmmod fx_vmxon" rmmod fx_vmxon
@@ -235,16 +240,19 @@ is "$(state fx_hv)" "$before" "after rejected writes: fx_hv as it was"
 # ac_guest_passed tells).
 rm -f /tmp/stop
 sldhv oncpu 1 sldhv runs fx_hv 20000 /tmp/stop > /tmp/runs.out &
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 100 'grep -q "why=hypervisor hv=fx_hv .* ac_guest=[1-9]" $S/tasks'
 run "protect: the task's first guest #ACs were sld_compat's" \
 	grep -q "why=hypervisor hv=fx_hv .* ac_guest=[1-9]" $S/tasks
 pid=$(sed -n 's/^\([0-9]*\) sldhv why=hypervisor .*/\1/p' $S/tasks)
 p0=$(ac ac_guest_passed)
-is "$(w on_hypervisor log)" OK "protect -> log under a task's RUNs"
+is "$(knob_w on_hypervisor log)" OK "protect -> log under a task's RUNs"
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 100 '[ "$(ac ac_guest_passed)" -gt "$p0" ]'
 like "$(cat $S/tasks)" "^$pid sldhv why=released hv=fx_hv " "log: the task's record released"
 h0=$(ac ac_guest_handled)
-is "$(w on_hypervisor protect)" OK "log -> protect under the same task"
+is "$(knob_w on_hypervisor protect)" OK "log -> protect under the same task"
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 100 '[ "$(ac ac_guest_handled)" -gt "$h0" ]'
 run "protect: sld_compat handles its guest #ACs again" [ "$(ac ac_guest_handled)" -gt "$h0" ]
 like "$(cat $S/tasks)" "^$pid sldhv why=hypervisor hv=fx_hv " "protect: the same task's record protects again"
@@ -256,7 +264,7 @@ if [ $KMODE = warn ]; then
 else
 	like "$(cat /tmp/runs.out)" '^H+B+H+$' "one task: handled, then SIGBUS, then handled again"
 fi
-diag "runs: $(cat /tmp/runs.out | tr -s HB)"
+diag "runs: $(tr -s HB < /tmp/runs.out)"
 is "$(ac tasks_live)" 0 "its record went at exit"
 run "rmmod fx_hv" rmmod fx_hv
 is "$(cat $S/hypervisors)" none "no hypervisor watched"

@@ -6,11 +6,11 @@
 # under the load path's locks against loads, unloads, exits and context
 # switches: no crash, no kernel warning, every valid write accepted, and
 # nothing held or watched afterwards that should not be.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 secs=$(cat /tests/stress_secs 2>/dev/null || echo 8)
-w() { knob_w "$1" "$2"; }
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 run "load sld_compat" load
 # on_hypervisor=refuse, while it lasts, refuses the loader's hypervisors.
 expect_dmesg 'sld_compat: refusing (fx_vmlaunch|fx_vmxon|vmmon|fx_clean): '
@@ -40,7 +40,7 @@ sldhv oncpu 1 sldhv runs fx_hv 5000 /tmp/stop > /tmp/runs.out &
 end=$(($(date +%s) + secs))
 flips=0 bad=0 round=0
 flip() {
-	if [ "$(w "$1" "$2")" = OK ]; then flips=$((flips + 1)); else
+	if [ "$(knob_w "$1" "$2")" = OK ]; then flips=$((flips + 1)); else
 		bad=$((bad + 1)); diag "write $1=$2 failed"; fi
 }
 while [ "$(date +%s)" -lt $end ]; do
@@ -72,11 +72,11 @@ if [ $KMODE = warn ]; then
 else
 	like "$(cat /tmp/runs.out)" 'B' "some while released"
 fi
-out=$(new_dmesg | grep -E 'Oops|BUG[: ]|WARNING:|general protection|lockdep|possible circular|blocked for more than|UBSAN|KASAN|cannot (arm|disarm) hooks')
+out=$(new_dmesg | grep -E "$KERNEL_ERRORS|cannot (arm|disarm) hooks")
 is "$out" "" "no kernel error, lock warning, hung task or hook failure in dmesg"
 
 # Settle: defaults; then what is held and watched is exactly fx_hv's.
-is "$(w on_hypervisor protect) $(w enabled Y)" "OK OK" "on_hypervisor=protect, enabled=Y"
+is "$(knob_w on_hypervisor protect) $(knob_w enabled Y)" "OK OK" "on_hypervisor=protect, enabled=Y"
 is "$(cat $P/safe_modules) $(cat $P/hypervisor_modules)" "- -" "both lists empty again"
 for m in fx_vmlaunch vmmon fx_vmxon fx_clean; do
 	lsmod | grep -q "^$m " && rmmod $m
@@ -86,6 +86,7 @@ is "$(grep -cE '^(fx_vmlaunch|vmmon|fx_vmxon|fx_clean) .*,loaded$' /proc/sld_com
 	"no record claims an unloaded hypervisor"
 is "disable_count $(cat $S/disable_count)" "disable_count 0" "no disable hold left"
 is "$(cut -d' ' -f1 $S/hypervisors)" fx_hv "only fx_hv watched"
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 50 '[ "$(ac tasks_live)" = 0 ]'
 is "$(ac tasks_live)" 0 "every task's record went with it"
 balanced "after the stress"

@@ -3,14 +3,13 @@
 # profile exists), exempt_path bound to the file and not to a recycled
 # inode number; and (item 3) a reload of the hypervisor module right
 # after its first ioctl never fails because of sld_compat.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
-w() { sldtest write "$P/$1" "$2"; }
 M=/proc/sld_compat_modules
 rec() { grep "^$1 " $M; }
 
-lsmod | grep -q '^sld_compat ' || load
-lsmod | grep -q '^actest ' || insmod /mod/actest.ko
+ensure_loaded actest
 
 # ---- first ioctl, then rmmod at once ------------------------------------------
 # The learned entry is hooked by the caller itself before its ioctl
@@ -38,7 +37,7 @@ run "rmmod fx_hv" rmmod fx_hv
 # owned by a user, stands for one a user made or was given.
 mknode() {	# mknode PATH: a node of /dev/fx_hv's device, owned by 65534
 	rm -f "$1"
-	mknod "$1" c $(cut -d: -f1 /sys/class/misc/fx_hv/dev) $(cut -d: -f2 /sys/class/misc/fx_hv/dev)
+	mknod "$1" c "$(cut -d: -f1 /sys/class/misc/fx_hv/dev)" "$(cut -d: -f2 /sys/class/misc/fx_hv/dev)"
 	chown 65534 "$1"; chmod 666 "$1"
 }
 # check HOW: the three kinds of file, and a user through root's 0666 node;
@@ -49,7 +48,7 @@ fresh() {
 	lsmod | grep -q '^fx_hv ' && rmmod fx_hv
 	insmod /mod/fx_hv.ko
 	mknode /tmp/fx_user
-	[ $1 = learned ] || return 0
+	[ "$1" = learned ] || return 0
 	# Only a trusted file teaches the entry: a read-only open must not
 	# fix it to a handler that never runs a guest.
 	sldhv nop fx_hv ro > /dev/null
@@ -58,7 +57,7 @@ fresh() {
 }
 check() {	# check HOW EXPECTED-DELTA DESCRIPTION SLDHV-ARGS...
 	_how=$1 _d=$2 _what=$3; shift 3
-	[ $_how = generic ] && fresh generic
+	[ "$_how" = generic ] && fresh generic
 	_tp=$(ac tasks_protected) _t=$(tasks_of)
 	_out=$("$@")
 	is "$_out $(($(ac tasks_protected) - _tp)) $(($(tasks_of) - _t))" "OK $_d $_d" "$_how: $_what"
@@ -87,7 +86,7 @@ like "$(hv vmmon)" '^vmmon state=hooked via=profile entry=Vmx86_RunVM ' "vmmon: 
 like "$(grep '^ioctl-learn ' $S/hooks)" ' armed$' "ioctl-learn armed (fx_hv still learning)"
 tp=$(ac tasks_protected)
 is "$(sldhv nop vmmon)" OK "vmmon: a management ioctl, generic probe armed"
-is "$(ac tasks_protected)" $tp "vmmon: not protected by the generic probe"
+is "$(ac tasks_protected)" "$tp" "vmmon: not protected by the generic probe"
 like "$(sldhv run vmmon 1000 0 1)" '^rc=0 ' "vmmon: RUN"
 is "$(ac tasks_protected)" $((tp + 1)) "vmmon: RUN protects its caller"
 run "rmmod vmmon" rmmod vmmon
@@ -105,25 +104,25 @@ like "$(rec fx_safe)" '^fx_safe sld_safe modinfo-sld-safe .*,sld_safe-unsigned,l
 	"Y: fx_safe sld_safe, its tag honoured, unsigned"
 is "$(hv fx_safe)" "" "Y: fx_safe not watched"
 mark_dmesg
-is "$(w trust_sld_safe signed)" OK "trust_sld_safe=signed"
+is "$(knob_w trust_sld_safe signed)" OK "trust_sld_safe=signed"
 like "$(rec fx_safe)" '^fx_safe hypervisor vmx-text .*,sld_safe-ignored-unsigned,watched,loaded$' \
 	"signed: unsigned fx_safe re-decided: hypervisor, tag ignored"
 like "$(new_dmesg)" 'sld_compat: trust_sld_safe: fx_safe: sld_safe \(modinfo-sld-safe, unsigned, trust_sld_safe=Y\) -> hypervisor \(vmx-text; sld_safe ignored: unsigned, trust_sld_safe=signed\), policy protect: watched$' \
 	"signed: dmesg says which rule decided"
 like "$(hv fx_safe)" '^fx_safe state=' "signed: fx_safe watched"
 mark_dmesg
-is "$(w trust_sld_safe N)" OK "trust_sld_safe=N"
+is "$(knob_w trust_sld_safe N)" OK "trust_sld_safe=N"
 like "$(rec fx_safe)" '^fx_safe hypervisor vmx-text .*,sld_safe-ignored,watched,loaded$' "N: hypervisor, tag ignored"
 # Same verdict and reason: no dmesg line for it, /proc says why.
 mark_dmesg
-is "$(w trust_sld_safe Y)" OK "trust_sld_safe=Y again"
+is "$(knob_w trust_sld_safe Y)" OK "trust_sld_safe=Y again"
 like "$(rec fx_safe)" '^fx_safe sld_safe modinfo-sld-safe .*,sld_safe-unsigned,loaded$' "Y again: sld_safe"
 is "$(hv fx_safe)" "" "Y again: no longer watched"
 like "$(new_dmesg)" 'sld_compat: trust_sld_safe: fx_safe: hypervisor \(vmx-text; sld_safe ignored: trust_sld_safe=N\) -> sld_safe \(modinfo-sld-safe, unsigned, trust_sld_safe=Y\), policy protect: no longer watched' \
 	"Y again: dmesg"
 run "rmmod fx_safe" rmmod fx_safe
 for t in signed N; do
-	w trust_sld_safe $t > /dev/null
+	knob_w trust_sld_safe $t > /dev/null
 	mark_dmesg
 	run "$t: insmod fx_safe" insmod /mod/fx_safe.ko
 	like "$(rec fx_safe)" '^fx_safe hypervisor vmx-text .*,watched,loaded$' "$t: loads as hypervisor"
@@ -131,7 +130,7 @@ for t in signed N; do
 		"$t: the load's dmesg line says the tag was ignored"
 	run "$t: rmmod fx_safe" rmmod fx_safe
 done
-w trust_sld_safe Y > /dev/null
+knob_w trust_sld_safe Y > /dev/null
 # Admin entries decide before the tag: no note, under any trust.
 run "insmod fx_safe" insmod /mod/fx_safe.ko
 X=/tests/bin/sldctl
@@ -143,7 +142,7 @@ out=$($X policy set trust_sld_safe maybe 2>&1); rc=$?
 is "$rc" 2 "sldctl policy set trust_sld_safe maybe: refused (exit 2)"
 is "$(cat $P/trust_sld_safe)" N "sldctl: refused value changed nothing"
 like "$($X policy get trust_sld_safe)" "^trust_sld_safe: N " "sldctl policy get trust_sld_safe"
-w trust_sld_safe Y > /dev/null
+knob_w trust_sld_safe Y > /dev/null
 run "rmmod fx_safe" rmmod fx_safe
 unload
 run "insmod sld_compat trust_sld_safe=signed" load trust_sld_safe=signed
@@ -157,9 +156,9 @@ load
 # tmpfs and ramfs never hand a deleted file's inode number out again (a
 # counter); ext4 (here driving ext2, on a loop device) takes the lowest
 # free one, so the next file usually gets it at once.
-for m in $(cat /kmod/fs/order); do
-	grep -q "^$m " /proc/modules || insmod /kmod/fs/$m.ko || diag "insmod $m failed"
-done
+while read -r m; do
+	grep -q "^$m " /proc/modules || insmod "/kmod/fs/$m.ko" || diag "insmod $m failed"
+done < /kmod/fs/order
 dd if=/dev/zero of=/tmp/ext.img bs=1M count=8 2>/dev/null
 mke2fs -F -q /tmp/ext.img 8192 > /dev/null 2>&1
 mkdir -p /mnt/ext
@@ -168,7 +167,7 @@ run "an ext2 filesystem on a loop device" mount -t ext2 /dev/loop0 /mnt/ext
 grep -q ext2 /proc/filesystems || diag "$(cat /proc/filesystems)"
 cp /tests/bin/sldtest /mnt/ext/orig
 ino=$(stat -c %i /mnt/ext/orig)
-is "$(w exempt_path /mnt/ext/orig)" OK "exempt_path: /mnt/ext/orig (inode $ino)"
+is "$(knob_w exempt_path /mnt/ext/orig)" OK "exempt_path: /mnt/ext/orig (inode $ino)"
 oguest 1 "the original is exempt" /mnt/ext/orig ac guest 1
 rm /mnt/ext/orig
 i=0 got=
@@ -179,17 +178,17 @@ while [ $i -lt 20 ]; do
 done
 like "$got" "^/mnt/ext/new" "a new file got the deleted binary's inode number $ino"
 kguest 1 "the file on the recycled inode is not exempt" $got ac guest 1
-is "$(w exempt_path $got)" OK "exempt_path written again, naming it"
+is "$(knob_w exempt_path $got)" OK "exempt_path written again, naming it"
 oguest 1 "named, it is exempt" $got ac guest 1
 # ctime has the filesystem's granularity, a second for ext2's 128-byte
 # inodes: a change within the second the file was made keeps it.
 sleep 1.1
 chmod 700 $got
 kguest 1 "after chmod (a new ctime) it is not: the file as it was when named" $got ac guest 1
-is "$(w exempt_path -)" OK "exempt_path cleared"
+is "$(knob_w exempt_path -)" OK "exempt_path cleared"
 /tests/bin/sldctl exempt add --path $got > /dev/null 2> /tmp/sldctl.err
 like "$(cat /tmp/sldctl.err)" "matches this file as it is now" "sldctl exempt add --path: says what it binds to"
-is "$(w exempt_path -)" OK "exempt_path cleared again"
+is "$(knob_w exempt_path -)" OK "exempt_path cleared again"
 umount /mnt/ext
 losetup -d /dev/loop0
 rm -f /tmp/ext.img

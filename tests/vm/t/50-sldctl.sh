@@ -2,6 +2,7 @@
 # and not loaded, the configuration applied with bad lines and rejected
 # values reported by file:line, registry/exempt/policy reflected in the
 # knobs, --persist surviving a reload, persistence across a reload.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 X=/tests/bin/sldctl
@@ -11,7 +12,7 @@ E=/tmp/sldctl.err
 # sx ARGS...: run sldctl; stdout in $out, stderr in $E, exit code in $rc.
 sx() { out=$($X "$@" 2> $E); rc=$?; }
 
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 
 # ---- not loaded ---------------------------------------------------------
 sx status
@@ -41,8 +42,8 @@ fi
 like "$out" "^\\[info\\] not-needed: " "doctor: sld_compat not needed here"
 # Installed modules are scanned offline: vmmon and sld_compat in updates/.
 LM=/lib/modules/$(uname -r)/updates
-mkdir -p $LM
-cp /mod/vmmon.ko /mod/sld_compat.ko $LM/
+mkdir -p "$LM"
+cp /mod/vmmon.ko /mod/sld_compat.ko "$LM/"
 # Where the CPU has SLD, vmmon's guests would crash: loading sld_compat
 # is an action (exit 1); without SLD they would not, so it is info.
 if [ $CPU_SLD = 1 ]; then want=1 sev=action result=action-needed; else
@@ -79,17 +80,17 @@ if [ "$n" -le 40 ]; then ok "status: $n lines"; else nok "status: $n lines, want
 yn() { [ "$1" = 1 ] && echo yes || echo no; }
 sx status --verbose
 is "$rc" 0 "status --verbose exits 0"
-for f in $S/*; do
+for f in "$S"/*; do
 	[ -f "$f" ] || continue
-	n=$(basename $f)
-	v=$(head -1 $f)
+	n=$(basename "$f")
+	v=$(head -1 "$f")
 	case $n in
 	version) re="^sld_compat: loaded, version $v$" ;;
 	support) re="^support: $v$" ;;
 	sld_mode) re="^kernel: split-lock mode $v \\(from sld_compat\\)," ;;
 	split_lock_mitigate) re="^kernel: .*, split_lock_mitigate $v$" ;;
-	cpu_split_lock_detect) re="^cpu: split_lock_detect $(yn $v)," ;;
-	cpu_bus_lock_detect) re="^cpu: .*, bus_lock_detect $(yn $v)$" ;;
+	cpu_split_lock_detect) re="^cpu: split_lock_detect $(yn "$v")," ;;
+	cpu_bus_lock_detect) re="^cpu: .*, bus_lock_detect $(yn "$v")$" ;;
 	kernel_code) re="^  $v$" ;;
 	hooks) re="^  $v$" ;;
 	degraded) re="^degraded: $v$" ;;
@@ -97,7 +98,7 @@ for f in $S/*; do
 	tasks) re="^protected tasks: 0 \\(hypervisor 0, comm 0, path 0, cgroup 0\\)$" ;;
 	in_use) re="^sld_compat in use: no: " ;;
 	hypervisors) re="^hypervisors: none loaded$" ;;
-	vendor) re="^  vendor API: brackets refused $(grep '^bracket_refused ' $f | cut -d' ' -f2), " ;;
+	vendor) re="^  vendor API: brackets refused $(grep '^bracket_refused ' "$f" | cut -d' ' -f2), " ;;
 	disable_count) re="^modules holding SLD off: $v$" ;;
 	status) is "$(echo "$out" | grep -c '^ *version:')" 0 "status does not repeat the aggregate file status"
 		continue ;;
@@ -207,6 +208,7 @@ like "$(cat $E)" "must be absolute" "exempt add --path: says why"
 # The bounds are one table in both: 32 names fit, the 33rd is refused by
 # sldctl itself, as the module refuses it.
 many=; for i in $(seq 1 31); do many="$many --comm n$i"; done
+# shellcheck disable=SC2086 # many: two arguments per name
 sx exempt add $many
 is "$rc" 0 "exempt add up to 32 names: sldctl and the module take them"
 is "$(cat $P/exempt_comm | tr ',' '\n' | wc -l)" 32 "exempt add: knob exempt_comm holds 32 names"
@@ -215,22 +217,23 @@ is "$rc" 2 "exempt add of a 33rd name: sldctl refuses (exit 2)"
 like "$(cat $E)" "exempt_comm: the list is full \\(32 entries; sld_compat takes 32\\)" "exempt add: says the list is full"
 knob_rejects exempt_comm "+n32"
 expect_dmesg "exempt_comm: rejected"
+# shellcheck disable=SC2086 # as above
 sx exempt remove $many
 is "$(cat $P/exempt_comm)" vmtest "exempt remove of 31 names"
 # Paths: 255 bytes are taken by both, 256 by neither.
 long=/tmp/$(printf '%0250d' 0)
-: > $long
-sx exempt add --path $long
+: > "$long"
+sx exempt add --path "$long"
 is "$rc" 0 "exempt add --path of 255 bytes: sldctl and the module take it"
 is "$(cat $P/exempt_path)" "$long" "exempt add --path: 255-byte path in exempt_path"
-sx exempt remove --path $long
-: > ${long}1
-sx exempt add --path ${long}1
+sx exempt remove --path "$long"
+: > "${long}1"
+sx exempt add --path "${long}1"
 is "$rc" 2 "exempt add --path of 256 bytes: sldctl refuses (exit 2)"
 like "$(cat $E)" "path longer than 255 characters" "exempt add --path: says the path is too long"
 knob_rejects exempt_path "${long}1"
 expect_dmesg "exempt_path: rejected"
-rm -f $long ${long}1
+rm -f "$long" "${long}1"
 # The task-engine knobs, known to sldctl from the same table.
 mt=$(cat $P/max_tasks)
 sx policy get max_tasks tasks_per_uid
@@ -241,7 +244,7 @@ is "$(cat $P/max_tasks)" 262144 "policy set max_tasks at its upper bound"
 sx policy set max_tasks 262145
 is "$rc" 2 "policy set max_tasks past its bound: sldctl refuses (exit 2)"
 is "$(cat $P/max_tasks)" 262144 "policy set max_tasks: refused value changed nothing"
-sx policy set max_tasks $mt
+sx policy set max_tasks "$mt"
 is "$(cat $P/max_tasks)" "$mt" "policy set max_tasks back"
 sx policy set tasks_per_uid 0
 is "$rc" 2 "policy set tasks_per_uid 0: sldctl refuses (exit 2)"
@@ -327,5 +330,5 @@ is "$(cat $P/exempt_comm)" keepme "after reload and apply: exempt_comm from --pe
 is "$(cat $P/verbose)" 2 "after reload and apply: verbose from --persist"
 is "$(cat $P/hypervisor_modules)" fx_svm "after reload and apply: hypervisor_modules from --persist"
 
-rm -rf $C $LM
+rm -rf $C "$LM"
 unload

@@ -4,6 +4,7 @@
 # format, one of them naming a task that runs, so that its /proc entry is
 # resolved for real. No journalctl in the initramfs: /dev/kmsg only, and
 # --since TIME is refused. Nothing here needs the module.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 X=/tests/bin/sldctl
@@ -58,6 +59,7 @@ like "$out" "^    fix: sldctl exempt add --comm 'EMT-\\*' --persist$" "doctor: w
 
 # Bad input: exit 2, nothing on stdout.
 for a in "--bogus" "--since" "--since=" "extra" "--since yesterday"; do
+	# shellcheck disable=SC2086 # a: "--since yesterday" is two arguments
 	sx offenders $a
 	is "$rc" 2 "offenders $a: exit 2"
 	is "$out" "" "offenders $a: nothing on stdout"

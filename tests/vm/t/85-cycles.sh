@@ -8,13 +8,13 @@
 # succeed. make check: 20 cycles; make check-stress: 500.
 # No kernel error (vm.sh checks dmesg), no record or reference left, the
 # account consistent at the end.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 REF=/sys/module/sld_compat/refcnt
 cycles=20
 [ -e /tests/stress_full ] && cycles=500
-lsmod | grep -q '^sld_compat ' || load
-lsmod | grep -q '^fx_hv ' || insmod /mod/fx_hv.ko
+ensure_loaded fx_hv
 echo protect > $P/on_hypervisor
 mark_dmesg
 rm -f /tmp/swarm.stop
@@ -24,6 +24,7 @@ sleep 2
 protected=0 refused=0 fails=0 i=0
 while [ $i -lt $cycles ]; do
 	# The looping vCPU's next RUN after a load pins sld_compat again.
+	# shellcheck disable=SC2016 # wait_for evaluates it at each try
 	wait_for 50 '[ "$(ac tasks_pinning)" -gt 0 ]'
 	p=$(ac tasks_protected)
 	protected=$((protected + ${p:-0}))

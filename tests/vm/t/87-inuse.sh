@@ -11,6 +11,7 @@
 # enforces split-lock detection each one would be fatal ("Split lock
 # detected") if the refused rmmod had detached it; under TCG the test
 # checks the bookkeeping.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 REF=/sys/module/sld_compat/refcnt
@@ -24,15 +25,16 @@ REF=/sys/module/sld_compat/refcnt
 # (enabled=N, rmmod -f) they would be fatal on an enforcing CPU.
 vcpu() {
 	rm -f /tmp/vcpu.stop
-	sldhv oncpu 1 sldhv loop fx_hv /tmp/vcpu.stop ${1:-0} > /tmp/run.out &
+	sldhv oncpu 1 sldhv loop fx_hv /tmp/vcpu.stop "${1:-0}" > /tmp/run.out &
+	# shellcheck disable=SC2016 # wait_for evaluates it at each try
 	wait_for 50 '[ "$(ac tasks_pinning)" -ge 1 ]'
+	# shellcheck disable=SC2016 # wait_for evaluates it at each try
 	wait_for 50 '[ "$(hv fx_hv | cut -d" " -f2)" = state=hooked ]'
 }
 vcpu_stop() { touch /tmp/vcpu.stop; wait; }
 RUNS_OK='^runs=[1-9][0-9]* failed=0$'
 
-lsmod | grep -q '^sld_compat ' || load
-lsmod | grep -q '^fx_hv ' || insmod /mod/fx_hv.ko
+ensure_loaded fx_hv
 echo protect > $P/on_hypervisor
 is "$(cat $REF) $(ac tasks_pinning)" "0 0" "no protected task: refcount 0"
 is "$(cat $S/in_use)" none "in_use: none"
@@ -67,6 +69,7 @@ load
 rm -f /tmp/vcpu.stop
 sldhv oncpu 0 sldhv loop fx_hv /tmp/vcpu.stop > /tmp/run0.out &
 vcpu
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 50 '[ "$(ac tasks_pinning)" = 2 ]'
 is "$(cat $REF) $(cat $S/in_use)" "2 fx_hv tasks=2" "two vCPUs: refcount 2, in_use counts both"
 is "$(sldtest rmmod sld_compat)" EAGAIN "rmmod refused"
@@ -79,6 +82,7 @@ echo 1500 > /sys/module/fx_vendor/parameters/hold_ms
 # The bracket keeps cpu1 non-preemptible: this shell watches from cpu0.
 taskset -p 1 $$ > /dev/null
 sldhv oncpu 1 sldtest write /sys/module/fx_vendor/parameters/bracket 1 > /tmp/bracket.out &
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 50 '[ "$(acf cpu1 bracket)" = 1 ]'
 is "$(acf cpu1 bracket)" 1 "a vendor bracket is open on cpu1"
 is "$(sldtest rmmod sld_compat)" EAGAIN "rmmod refused inside the bracket"
@@ -96,6 +100,7 @@ is "$(knob_w exempt_proactive Y)" OK "exempt_proactive Y"
 rm -f /tmp/keep
 mkfifo /tmp/keep
 /tmp/sldgame cat /tmp/keep > /dev/null &
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 50 '[ "$(ac tasks_live)" = 1 ]'
 like "$(cat $S/tasks)" ' sldgame why=exempt-comm hv=- ' "an exempt task is protected"
 is "$(cat $REF) $(cat $S/in_use)" "0 none" "it does not pin sld_compat"
@@ -119,6 +124,7 @@ like "$(new_dmesg)" 'sld_compat:   detached sldhv\[[0-9]+\], a task of hyperviso
 like "$(new_dmesg)" 'sld_compat: disabled: 1 hypervisor task\(s\) lost protection: their guests may now receive split-lock #AC' \
 	"enabled=N: dmesg warns that its guest may now get #AC"
 is "$(knob_w enabled Y)" OK "enabled=Y"
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 50 '[ "$(cat $REF)" = 1 ]'
 is "$(cat $REF)" 1 "enabled again: the vCPU's next RUN pins again"
 vcpu_stop
@@ -140,4 +146,3 @@ run "load again after the forced unload" load
 is "$(cat $REF)" 0 "reloaded: refcount 0"
 run "rmmod fx_hv" rmmod fx_hv
 run "rmmod sld_compat" unload
-load

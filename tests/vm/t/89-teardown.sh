@@ -9,13 +9,14 @@
 #  2. `enabled` flips while vmmon loads: its profile probe is placed
 #     during the flip and must end armed exactly when enabled=Y.
 # make check: 20 rounds each; make check-stress: 200.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
 rounds=20
 [ -e /tests/stress_full ] && rounds=200
 K=/sys/module/keycount/parameters/count
 KPL=/sys/kernel/debug/kprobes/list
-lsmod | grep -q '^sld_compat ' && unload
+ensure_unloaded
 run "insmod keycount" insmod /mod/keycount.ko
 base=$(cat $K)
 diag "preempt_notifier_key count before: $base"
@@ -102,6 +103,7 @@ while [ $i -lt $rounds ]; do
 	insmod /mod/vmmon.ko &
 	knob_w enabled Y > /dev/null
 	wait
+	# shellcheck disable=SC2016 # wait_for evaluates it at each try
 	wait_for 20 '[ "$(hv vmmon | cut -d" " -f2)" = state=hooked ]'
 	[ "$(armed)" = 1 ] || { wrong=$((wrong + 1)); diag "round $i: $(grep Vmx86_RunVM $KPL)"; }
 	rmmod vmmon
@@ -120,5 +122,5 @@ rmmod vmmon
 unload
 is "$(cat $K)" "$base" "preempt-notifier key count at the end"
 rmmod keycount
-bad=$(new_dmesg | grep -E 'Oops|BUG[: ]|WARNING:|general protection|UBSAN|KASAN')
+bad=$(new_dmesg | grep -E "$KERNEL_ERRORS")
 is "$bad" "" "no kernel error in dmesg"

@@ -1,7 +1,8 @@
 # Unload undoes everything; load/unload cycles leave nothing behind.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
-lsmod | grep -q '^sld_compat ' || load
+ensure_loaded
 KPL=/sys/kernel/debug/kprobes/list
 # The list names the probed symbol, not the owner: match our hooks' symbols.
 re=" ($(cut -d' ' -f2 $S/hooks | paste -sd'|'))\+0x"
