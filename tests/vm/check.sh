@@ -15,6 +15,7 @@
 # has two cores, and a third would only queue.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=SCRIPTDIR/../config.sh
 . "$top/tests/config.sh"
 read -r -a kvers <<< "$KVERS"
 case ${SUITE_CPU:-enforcing} in

@@ -27,6 +27,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+# shellcheck source=SCRIPTDIR/../config.sh
 . "$top/tests/config.sh"
 root=$SLD_CACHE/sid-root
 kvfile=$SLD_CACHE/sid.kvers
