@@ -28,7 +28,7 @@ X86DIFF_PC := libelf liblzma libzstd
 $(B)/x86diff: x86diff.c $(X86SCAN_SRC) $(X86SCAN_HDR) $(X86REF_SRC) \
 		$(TOP)/tools/sldctl/kofile.c $(TOP)/tools/sldctl/kofile.h
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/src/x86scan \
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/src/x86scan -I$(TOP)/src/schema \
 		-I$(TOP)/tools/sldctl -I$(X86REF) $(shell pkg-config --cflags $(X86DIFF_PC)) \
 		-o $@ $< $(X86REF)/ref_decode.c $(X86SCAN_SRC) $(TOP)/tools/sldctl/kofile.c \
 		$(shell pkg-config --libs $(X86DIFF_PC))
