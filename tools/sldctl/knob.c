@@ -476,25 +476,6 @@ int knob_read(const char *name, char **value)
 	return sldctl_read_value(path, value);
 }
 
-static int write_once(const char *path, const char *value)
-{
-	size_t len = strlen(value);
-	ssize_t k;
-	int fd, err;
-
-	/* O_TRUNC means nothing to sysfs; it keeps a fake tree's files exact. */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	k = write(fd, value, len);
-	err = k < 0 ? -errno : 0;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && (size_t)k != len)
-		err = -EIO;
-	return err;
-}
-
 int knob_write(const char *name, const char *value, char *why, size_t n)
 {
 	char path[PATH_MAX];
@@ -512,7 +493,7 @@ int knob_write(const char *name, const char *value, char *why, size_t n)
 			why_set(why, n, "%s: %s", path, strerror(-err));
 		return err;
 	}
-	err = write_once(path, value);
+	err = sldctl_write_value(path, value);
 	if (!err)
 		return 0;
 	if (err == -EINVAL)
