@@ -40,18 +40,9 @@
 #include <asm/ibt.h>
 
 #include "sld_compat.h"
+#include "hypervisors.h"
 
 #define HV_MAX	16
-
-struct hv_profile {
-	const char *module;
-	const char *symbol;
-};
-
-static const struct hv_profile profiles[] = {
-	{ "vmmon", "Vmx86_RunVM" },
-	{ "vboxdrv", "supdrvIOCtlFast" },
-};
 
 enum hv_via { VIA_NONE, VIA_PROFILE, VIA_LEARNED };
 
@@ -314,23 +305,19 @@ asm(".pushsection .text, \"ax\"\n"
     ".size sld_learn_tw_entry, .-sld_learn_tw_entry\n"
     ".popsection\n");
 
+/* The profiles: the table's entry functions (schema/hypervisors.h). */
 static void try_profile(struct hv_entry *e)
 {
 	char sym[MODULE_NAME_LEN + KSYM_NAME_LEN];
-	unsigned int i;
+	const struct sld_known_hv *hv = sld_known_hv_find(e->name);
 	unsigned long addr;
 
-	for (i = 0; i < ARRAY_SIZE(profiles); i++) {
-		if (strcmp(profiles[i].module, e->name))
-			continue;
-		snprintf(sym, sizeof(sym), "%s:%s", e->name,
-			 profiles[i].symbol);
-		addr = sld_lookup(sym);
-		if (addr && in_module_core(e->mod, addr) &&
-		    !place(e, addr, VIA_PROFILE))
-			pr_info("%s: profile entry %s hooked\n", e->name,
-				profiles[i].symbol);
-	}
+	if (!hv || !hv->entry)
+		return;
+	snprintf(sym, sizeof(sym), "%s:%s", e->name, hv->entry);
+	addr = sld_lookup(sym);
+	if (addr && in_module_core(e->mod, addr) && !place(e, addr, VIA_PROFILE))
+		pr_info("%s: profile entry %s hooked\n", e->name, hv->entry);
 }
 
 /* ---- watch / unwatch (modscan.c, sleepable) --------------------------------------------- */

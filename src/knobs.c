@@ -150,76 +150,22 @@ void sld_names_free(struct sld_names *l)
 	kfree(l);
 }
 
-static int names_find(const struct sld_names *l, const char *name)
+/* A copy of d's entries, room for max; NULL when out of memory. */
+static struct sld_names *names_copy(const struct sld_names_draft *d,
+				    unsigned int max)
 {
+	struct sld_names *l = kzalloc(struct_size(l, v, max), GFP_KERNEL);
 	unsigned int i;
 
-	for (i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], name))
-			return i;
-	return -1;
-}
-
-static int names_check(const char *s, const struct sld_names_rule *rule,
-		       const char **why)
-{
-	if (!*s) {
-		*why = "empty entry";
-		return -EINVAL;
-	}
-	if (strlen(s) > rule->max_len) {
-		*why = "entry too long";
-		return -EINVAL;
-	}
-	if (!rule->spaces && strchr(s, ' ')) {
-		*why = "space in entry";
-		return -EINVAL;
-	}
-	return rule->check ? rule->check(s, why) : 0;
-}
-
-/* One "+name", "-name" or "name" applied to l (which has room for max). */
-static int names_apply(struct sld_names *l, char *tok, bool edit,
-		       const struct sld_names_rule *rule, const char **why)
-{
-	bool sign = tok[0] == '+' || tok[0] == '-';
-	bool add = true;
-	int at, err;
-
-	if (edit != sign) {
-		*why = "mix of names and +/- edits";
-		return -EINVAL;
-	}
-	if (edit)
-		add = *tok++ == '+';
-	err = names_check(tok, rule, why);
-	if (err)
-		return err;
-	at = names_find(l, tok);
-	if (!add) {
-		if (at < 0) {
-			*why = "removing an entry that is not listed";
-			return -EINVAL;
+	for (i = 0; l && i < d->n; i++) {
+		l->v[i] = kstrdup(d->v[i], GFP_KERNEL);
+		if (!l->v[i]) {
+			sld_names_free(l);
+			return NULL;
 		}
-		kfree(l->v[at]);
-		memmove(&l->v[at], &l->v[at + 1],
-			(l->n - at - 1) * sizeof(l->v[0]));
-		l->n--;
-		return 0;
+		l->n++;
 	}
-	if (at >= 0) {
-		*why = "duplicate entry";
-		return -EINVAL;
-	}
-	if (l->n >= rule->max) {
-		*why = "too many entries";
-		return -EINVAL;
-	}
-	l->v[l->n] = kstrdup(tok, GFP_KERNEL);
-	if (!l->v[l->n])
-		return -ENOMEM;
-	l->n++;
-	return 0;
+	return l;
 }
 
 /* All or nothing: *out is a new list, old is left as it was. */
@@ -227,51 +173,35 @@ int sld_names_edit(const struct sld_names *old, const char *val,
 		   const struct sld_names_rule *rule, struct sld_names **out,
 		   const char **why)
 {
-	bool edit = val[0] == '+' || val[0] == '-';
-	struct sld_names *l;
-	char *buf, *p, *tok;
-	unsigned int i;
-	int err = 0;
+	struct sld_names_draft *d = kmalloc(sizeof(*d), GFP_KERNEL);
+	char *buf = kstrdup(val, GFP_KERNEL);
+	int err = -ENOMEM;
 
-	l = kzalloc(struct_size(l, v, rule->max), GFP_KERNEL);
-	buf = kstrdup(val, GFP_KERNEL);
-	if (!l || !buf) {
-		err = -ENOMEM;
+	*out = NULL;
+	if (!d || !buf)
 		goto out;
-	}
-	if (!strcmp(val, "-"))
+	sld_names_draft_init(d, old ? (const char *const *)old->v : NULL,
+			     old ? old->n : 0);
+	err = -EINVAL;
+	if (sld_names_apply(rule, d, buf, why, NULL))
 		goto out;
-	for (i = 0; edit && old && i < old->n; i++) {
-		l->v[i] = kstrdup(old->v[i], GFP_KERNEL);
-		if (!l->v[i]) {
-			err = -ENOMEM;
-			goto out;
-		}
-		l->n++;
-	}
-	p = buf;
-	while (!err && (tok = strsep(&p, ",")))
-		err = names_apply(l, tok, edit, rule, why);
+	*out = names_copy(d, rule->max);
+	err = *out ? 0 : -ENOMEM;
 out:
 	kfree(buf);
-	if (err) {
-		sld_names_free(l);
-		l = NULL;
-	}
-	*out = l;
+	kfree(d);
 	return err;
 }
 
 int sld_names_show(const struct sld_names *l, char *buf, size_t size)
 {
-	unsigned int i;
-	int n = 0;
+	size_t n = sld_names_join(l ? (const char *const *)l->v : NULL,
+				  l ? l->n : 0, buf, size);
 
-	if (!l || !l->n)
-		return scnprintf(buf, size, "-\n");
-	for (i = 0; i < l->n; i++)
-		n += scnprintf(buf + n, size - n, "%s%s", i ? "," : "", l->v[i]);
-	return n + scnprintf(buf + n, size - n, "\n");
+	n = min(n, size - 2);	/* what fits, then the newline */
+	buf[n++] = '\n';
+	buf[n] = '\0';
+	return n;
 }
 
 /* Load time: modprobe/insmod options. The kernel strips no bytes here. */

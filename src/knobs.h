@@ -11,6 +11,7 @@
 #include <linux/moduleparam.h>
 
 #include "knobs_table.h"
+#include "names.h"
 
 struct sld_knob {
 	/* name and bounds (max_len: longest value, newline excluded) */
@@ -52,24 +53,13 @@ int sld_parse_enum(const char *val, const char *const *names,
 void sld_knobs_lock(void);
 void sld_knobs_unlock(void);
 
-#endif /* SLD_KNOBS_H */
-
 /*
- * A knob whose value is a list of names: "a,b" replaces the list, "+a,-b"
- * edits it (then every entry is an edit), "-" alone clears it. Reads show
- * "a,b", or "-" when empty. Parsing is shared; what a name may be is the
- * owner's check().
+ * A knob whose value is a list of names, in the grammar of every list
+ * knob (schema/names.h); what a name may be is the owner's rule.
  */
 struct sld_names {
 	unsigned int n;
 	char *v[];
-};
-
-struct sld_names_rule {
-	unsigned int max;	/* entries */
-	size_t max_len;		/* bytes per entry */
-	int (*check)(const char *name, const char **why);	/* optional */
-	bool spaces;		/* inner spaces allowed ("CPU 3/KVM") */
 };
 
 int sld_names_edit(const struct sld_names *old, const char *val,
@@ -77,3 +67,5 @@ int sld_names_edit(const struct sld_names *old, const char *val,
 		   const char **why);
 int sld_names_show(const struct sld_names *l, char *buf, size_t size);
 void sld_names_free(struct sld_names *l);
+
+#endif /* SLD_KNOBS_H */

@@ -11,7 +11,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -19,14 +18,16 @@
 #include <linux/string.h>
 
 #include "sld_compat.h"
+#include "hypervisors.h"
 #include "knobs.h"
+#include "names.h"
 #include "x86scan.h"
 
 /* Bounds: the knob schema (schema/knobs_table.h). */
 #define REG_MAX		SLD_MODULE_LIST_MAX
 #define REG_NAME_LEN	(SLD_MODNAME_LEN + 1)	/* MODULE_NAME_LEN */
 static_assert(REG_NAME_LEN == MODULE_NAME_LEN);
-static_assert(REG_MAX == 64);	/* list_set()'s "more than 64 entries" */
+static_assert(REG_MAX == 64);	/* sld_names_says_modules: "more than 64 entries" */
 
 struct name_set {
 	unsigned int n;
@@ -35,12 +36,13 @@ struct name_set {
 
 static struct name_set admin_safe, admin_hv, vendor_safe, vendor_hv;
 static DEFINE_MUTEX(registry_lock);
+/* A knob write's or read's view of a set; registry_lock held. */
+static struct sld_names_draft draft;
 
+/* Stored as the kernel spells the name ('-' -> '_'), so strcmp finds it. */
 static void normalise(char *dst, const char *src)
 {
-	for (; *src; src++)
-		*dst++ = *src == '-' ? '_' : *src;
-	*dst = '\0';
+	sld_modname_norm(dst, src, strlen(src));
 }
 
 static int set_find(const struct name_set *s, const char *norm)
@@ -74,18 +76,17 @@ static void set_del(struct name_set *s, int i)
 /* ---- lookups ---------------------------------------------------------- */
 
 /*
- * kvm_intel handles split-lock #AC in its guests itself since 5.8, by
- * calling the kernel's handle_guest_split_lock(). That is only true when
- * the running kernel has that function: a kvm_intel built for a kernel
- * without it reflects #AC into guests that do not expect it. So the
- * built-in entry says safe only when sld_kernel.guest_handler is set.
+ * The table's guest-handler entries (kvm_intel) are safe only when the
+ * running kernel has handle_guest_split_lock (sld_kernel.guest_handler).
  */
 bool sld_registry_builtin_safe(const char *name, const char **why)
 {
-	if (strcmp(name, "kvm_intel") || !sld_kernel.guest_handler)
+	const struct sld_known_hv *hv = sld_known_hv_find(name);
+
+	if (!hv || hv->kind != SLD_HV_GUEST_HANDLER || !sld_kernel.guest_handler)
 		return false;
 	if (why)
-		*why = "kvm_intel calls the kernel's handle_guest_split_lock";
+		*why = hv->why;
 	return true;
 }
 
@@ -152,141 +153,88 @@ void sld_registry_vendor_drop(const char *name)
 
 /* ---- admin knobs -------------------------------------------------------- */
 
-static bool valid_name(const char *s, size_t len)
+/* The other list must not hold any of the new set's names. */
+static int set_disjoint(const struct sld_names_draft *d,
+			const struct name_set *other, const char **why)
 {
-	size_t i;
+	char norm[REG_NAME_LEN];
+	unsigned int i;
 
-	if (!len || len >= REG_NAME_LEN)
-		return false;
-	for (i = 0; i < len; i++)
-		if (!isalnum(s[i]) && s[i] != '_' && s[i] != '-')
-			return false;
-	return true;
+	for (i = 0; i < d->n; i++) {
+		normalise(norm, d->v[i]);
+		if (set_find(other, norm) >= 0) {
+			*why = "name is in both safe_modules and hypervisor_modules";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static void set_draft(const struct name_set *set, struct sld_names_draft *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < set->n; i++)
+		d->v[i] = set->name[i];
+	d->n = set->n;
 }
 
 /*
- * "a,b,c" replaces the set; "+a,-b" edits it (every entry must then carry
- * a sign); "-" alone clears it, as for every list knob. All or nothing:
- * the new set is built in a copy, checked against the other list, and
- * only then stored.
+ * The list grammar of every list knob (schema/names.h), on module names.
+ * All or nothing: the write is applied to a draft, checked against the
+ * other list, and only then stored.
  */
 static int list_set(struct name_set *set, const struct name_set *other,
-		    const char *val, const char **why)
+		    enum sld_knob_id knob, const char *val, const char **why)
 {
-	struct name_set *tmp, *seen;
-	const char *p = val;
-	int edit = -1, err = -EINVAL;
-	unsigned int k;
+	struct sld_names_rule rule;
+	struct name_set *tmp;
+	char *buf;
+	unsigned int i;
+	int err = -ENOMEM;
 
+	sld_names_rule_of(&sld_knob_schema[knob], &rule);
 	tmp = kmalloc(sizeof(*tmp), GFP_KERNEL);
-	seen = kzalloc(sizeof(*seen), GFP_KERNEL);
-	if (!tmp || !seen) {
-		err = -ENOMEM;
+	buf = kstrdup(val, GFP_KERNEL);
+	if (!tmp || !buf)
 		goto out;
-	}
 	mutex_lock(&registry_lock);
-	if (!strcmp(val, "-")) {
-		set->n = 0;
-		err = 0;
-		goto unlock;
+	set_draft(set, &draft);
+	err = sld_names_apply(&rule, &draft, buf, why, NULL) ? -EINVAL : 0;
+	if (!err)
+		err = set_disjoint(&draft, other, why);
+	if (!err) {
+		for (i = 0; i < draft.n; i++)
+			normalise(tmp->name[i], draft.v[i]);
+		tmp->n = draft.n;
+		memcpy(set, tmp, sizeof(*tmp));
 	}
-	for (;;) {
-		const char *end = strchrnul(p, ',');
-		bool signed_entry = *p == '+' || *p == '-';
-		char op = signed_entry ? *p : 0;
-		const char *name = signed_entry ? p + 1 : p;
-		size_t len = end - name;
-		char norm[REG_NAME_LEN];
-		int i;
-
-		if (end == p || (signed_entry && !len)) {
-			*why = "empty entry";
-			goto unlock;
-		}
-		if (edit < 0) {
-			edit = signed_entry;
-			if (edit)
-				memcpy(tmp, set, sizeof(*tmp));
-			else
-				tmp->n = 0;
-		} else if (edit != signed_entry) {
-			*why = "mixes a replacing list with +/- edits";
-			goto unlock;
-		}
-		if (!valid_name(name, len)) {
-			*why = "name must be 1-55 of [a-zA-Z0-9_-]";
-			goto unlock;
-		}
-		memcpy(norm, name, len);
-		norm[len] = '\0';
-		normalise(norm, norm);
-		if (set_find(seen, norm) >= 0) {
-			*why = "name given twice";
-			goto unlock;
-		}
-		if (seen->n >= REG_MAX) {
-			*why = "more than 64 entries";
-			goto unlock;
-		}
-		strscpy(seen->name[seen->n++], norm, REG_NAME_LEN);
-		i = set_find(tmp, norm);
-		if (op == '-') {
-			if (i < 0) {
-				*why = "removing a name that is not listed";
-				goto unlock;
-			}
-			set_del(tmp, i);
-		} else {
-			if (i >= 0) {
-				*why = "name already listed";
-				goto unlock;
-			}
-			if (tmp->n >= REG_MAX) {
-				*why = "more than 64 entries";
-				goto unlock;
-			}
-			strscpy(tmp->name[tmp->n++], norm, REG_NAME_LEN);
-		}
-		if (!*end)
-			break;
-		p = end + 1;
-	}
-	for (k = 0; k < tmp->n; k++) {
-		if (set_find(other, tmp->name[k]) >= 0) {
-			*why = "name is in both safe_modules and hypervisor_modules";
-			goto unlock;
-		}
-	}
-	memcpy(set, tmp, sizeof(*tmp));
-	err = 0;
-unlock:
 	mutex_unlock(&registry_lock);
 out:
+	kfree(buf);
 	kfree(tmp);
-	kfree(seen);
 	return err;
 }
 
 static int list_show(const struct name_set *set, char *buf, size_t size)
 {
-	unsigned int i;
-	int n = 0;
+	size_t n;
 
 	mutex_lock(&registry_lock);
-	for (i = 0; i < set->n; i++)
-		n += scnprintf(buf + n, size - n, "%s%s", i ? "," : "",
-			       set->name[i]);
+	set_draft(set, &draft);
+	n = sld_names_join(draft.v, draft.n, buf, size);
 	mutex_unlock(&registry_lock);
-	if (!n)		/* as every list knob reads when empty */
-		n = scnprintf(buf, size, "-");
-	n += scnprintf(buf + n, size - n, "\n");
+	n = min(n, size - 2);	/* what fits, then the newline */
+	buf[n++] = '\n';
+	buf[n] = '\0';
 	return n;
 }
 
 /* A changed list re-decides the loaded modules (modscan.c). */
 static int safe_set(const char *val, const char **why)
 {
-	int err = list_set(&admin_safe, &admin_hv, val, why);
+	int err = list_set(&admin_safe, &admin_hv, SLD_KN_SAFE_MODULES, val,
+			   why);
 
 	if (!err)
 		sld_modscan_redecide("safe_modules");
@@ -300,7 +248,8 @@ static int safe_show(char *buf, size_t size)
 
 static int hv_set(const char *val, const char **why)
 {
-	int err = list_set(&admin_hv, &admin_safe, val, why);
+	int err = list_set(&admin_hv, &admin_safe, SLD_KN_HYPERVISOR_MODULES,
+			   val, why);
 
 	if (!err)
 		sld_modscan_redecide("hypervisor_modules");

@@ -4,65 +4,7 @@
  * the tool always agree on what a module is.
  */
 #include "x86scan.h"
-
-/*
- * Hypervisors known not to handle split-lock #AC in their guests, whatever
- * their text shows. Names compare with '-' and '_' equal.
- */
-static const struct {
-	const char *name;
-	const char *why;
-} known_hv[] = {
-	/*
-	 * VMware Workstation/Player: its text has VMX, but it also handles
-	 * VM exits in its own code and reflects #AC into the guest itself,
-	 * so no sld_safe tag can be trusted to exist; list it by name so
-	 * the verdict does not depend on what the scan happens to find.
-	 */
-	{ "vmmon", "VMware vmmon: handles VM exits itself, injects #AC" },
-	/*
-	 * VirtualBox: the world switch is loaded at run time, so the
-	 * module's own text has no VMX instruction at all and the scan
-	 * alone would call it clean.
-	 */
-	{ "vboxdrv", "VirtualBox vboxdrv: VMX code loaded at run time" },
-};
-
-static bool name_eq(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++) {
-		char x = *a == '-' ? '_' : *a, y = *b == '-' ? '_' : *b;
-
-		if (x != y)
-			return false;
-	}
-	return !*a && !*b;
-}
-
-bool sld_known_hypervisor(const char *name, const char **why)
-{
-	size_t i;
-
-	if (!name)
-		return false;
-	for (i = 0; i < sizeof(known_hv) / sizeof(known_hv[0]); i++) {
-		if (name_eq(name, known_hv[i].name)) {
-			if (why)
-				*why = known_hv[i].why;
-			return true;
-		}
-	}
-	return false;
-}
-
-const char *sld_known_hypervisor_at(unsigned int i, const char **why)
-{
-	if (i >= sizeof(known_hv) / sizeof(known_hv[0]))
-		return NULL;
-	if (why)
-		*why = known_hv[i].why;
-	return known_hv[i].name;
-}
+#include "hypervisors.h"
 
 /*
  * "Hypervisor text" means instructions only a VMM executes. VMCALL,

@@ -194,20 +194,14 @@ struct sld_facts {
 /*
  * The one verdict rule, in priority order: admin entry, vendor entry,
  * sld_safe tag, imports the kernel's guest #AC handler, built-in table of
- * known unprepared hypervisors, VMX text, SVM text, clean.
+ * known unprepared hypervisors (schema/hypervisors.h), VMX text, SVM
+ * text, clean.
  */
 enum sld_verdict sld_classify(const struct sld_facts *f, enum sld_reason *why);
 const char *sld_verdict_name(enum sld_verdict v);	/* "hypervisor" ... */
 const char *sld_reason_name(enum sld_reason r);		/* "vmx-text" ... */
 
-/*
- * Built-in table of hypervisors known not to handle split-lock #AC even
- * though their text may show no VMX (vboxdrv), matched on the module name
- * with '-' and '_' equal. Returns true and a short why if listed.
- */
-bool sld_known_hypervisor(const char *name, const char **why);
-/* Entry i of that table (its name, and why in *why), or NULL past the end. */
-const char *sld_known_hypervisor_at(unsigned int i, const char **why);
+/* The built-in table of known hypervisors: schema/hypervisors.h. */
 
 /* ---- task-name patterns (glob.c) -------------------------------------- */
 

@@ -131,7 +131,7 @@ static void walk_list(const struct sld_knob_schema *d)
 	/* Entries: the last one still fits, the next is refused. */
 	one[0] = entry_of(d, d->max_entry_len, 99);
 	fill(d, &cur, d->max_entries - 1);
-	assert_int_equal(list_plan(&cur, d->max_entries, true, one, 1, &after,
+	assert_int_equal(list_plan(d, &cur, true, one, 1, &after,
 				   &edit, &skipped, why, sizeof(why)), 0);
 	assert_int_equal(after.n, (int)d->max_entries);
 	/* The whole list, and an edit of all of it, fit one module write. */
@@ -144,7 +144,7 @@ static void walk_list(const struct sld_knob_schema *d)
 	list_free(&after);
 	list_free(&cur);
 	fill(d, &cur, d->max_entries);
-	assert_int_equal(list_plan(&cur, d->max_entries, true, one, 1, &after,
+	assert_int_equal(list_plan(d, &cur, true, one, 1, &after,
 				   &edit, &skipped, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "full"));
 	list_free(&after);

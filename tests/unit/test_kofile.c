@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "hypervisors.h"
 #include "json.h"
 #include "kofile.h"
 #include "scan.h"

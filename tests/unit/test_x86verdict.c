@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* .modinfo helpers and the verdict rule. */
+#include "hypervisors.h"
 #include "test_x86util.h"
 
 static const char *get(const char *blob, size_t len, const char *key)

@@ -322,7 +322,7 @@ int admin_list_plan(struct admin *a, const struct sld_knob_schema *d, bool add,
 	r = list_parse(val ? val : "", &cur, why, sizeof(why));
 	free(val);
 	if (!r)
-		r = list_plan(&cur, d->max_entries, add, names, nnames, &after,
+		r = list_plan(d, &cur, add, names, nnames, &after,
 			      &edit, &ch->skipped, why, sizeof(why));
 	list_free(&cur);
 	if (r) {

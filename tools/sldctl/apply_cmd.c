@@ -81,9 +81,7 @@ static int apply_write(const struct conf_entry *e, const char *params,
 {
 	char path[4096 + CONF_KEY_MAX + 2];
 	struct stat st;
-	size_t len = strlen(e->value);
-	ssize_t k;
-	int fd, err;
+	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", params, e->key);
 	if (!loaded)
@@ -104,21 +102,9 @@ static int apply_write(const struct conf_entry *e, const char *params,
 	}
 	if (dry_run)
 		return SLDCTL_EXIT_OK;
-	/* O_TRUNC means nothing to sysfs; it keeps a fake tree's files exact. */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0) {
-		err = errno;
-		goto fail;
-	}
-	k = write(fd, e->value, len);
-	err = k < 0 ? errno : 0;
-	if (close(fd) && !err)
-		err = errno;
-	if (!err && (size_t)k != len)
-		err = EIO;
+	err = -sldctl_write_value(path, e->value);
 	if (!err)
 		return SLDCTL_EXIT_OK;
-fail:
 	if (err == EINVAL)
 		fprintf(stderr, "%s:%u: sld_compat.%s: the module rejected '%s' (EINVAL; see dmesg)\n",
 			e->file, e->line, e->key, e->value);

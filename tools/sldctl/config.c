@@ -81,35 +81,6 @@ void conf_print_error(FILE *f, const struct conf_error *e)
 		fprintf(f, "%s: %s\n", e->file, e->msg);
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned int cp, min;
-	size_t k, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0) {
-		k = 2; cp = s[0] & 0x1f; min = 0x80;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		k = 3; cp = s[0] & 0x0f; min = 0x800;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		k = 4; cp = s[0] & 0x07; min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (k > n)
-		return 0;
-	for (i = 1; i < k; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return k;
-}
-
 static bool is_blank(char ch)
 {
 	return ch == ' ' || ch == '\t';
@@ -186,7 +157,7 @@ static int parse_line(struct conf *c, const char *file, unsigned int lineno,
 		if (!u[i])
 			return conf_add_error(c, file, lineno,
 					      "NUL byte at column %zu", i + 1);
-		k = utf8_len(u + i, len - i);
+		k = sldctl_utf8_len(u + i, len - i);
 		if (!k)
 			return conf_add_error(c, file, lineno,
 					      "invalid UTF-8 (byte 0x%02x at column %zu)",

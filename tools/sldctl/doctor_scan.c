@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "doctor.h"
+#include "hypervisors.h"
 #include "kofile.h"
 #include "scan.h"
 
@@ -56,12 +57,13 @@ const char *doc_sev_name(enum doc_sev s)
 	return names[s];
 }
 
+/* The title of the table of known hypervisors (schema/hypervisors.c). */
 const char *doc_module_title(const char *name, char *buf, size_t n)
 {
-	if (!strcmp(name, "vmmon"))
-		snprintf(buf, n, "VMware's vmmon");
-	else if (!strcmp(name, "vboxdrv"))
-		snprintf(buf, n, "VirtualBox's vboxdrv");
+	const struct sld_known_hv *hv = sld_known_hv_find(name);
+
+	if (hv && hv->title)
+		snprintf(buf, n, "%s", hv->title);
 	else
 		snprintf(buf, n, "module %s", name);
 	return buf;
@@ -84,9 +86,7 @@ static int module_name(const char *path, char *out, size_t n)
 	for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
 		k = strlen(sfx[i]);
 		if (len > k && !strcmp(base + len - k, sfx[i]) && len - k < n) {
-			for (len -= k, k = 0; k < len; k++)
-				out[k] = base[k] == '-' ? '_' : base[k];
-			out[len] = '\0';
+			sld_modname_norm(out, base, len - k);
 			return 1;
 		}
 	}

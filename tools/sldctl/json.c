@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "util.h"
 
 void json_init(struct json *j, FILE *f, bool pretty)
 {
@@ -95,34 +96,6 @@ void json_key(struct json *j, const char *key)
 	j->after_key = true;
 }
 
-/* Length of a valid UTF-8 sequence at s (2..4), or 0 if not valid. */
-static size_t utf8_len(const unsigned char *s, size_t len)
-{
-	uint32_t cp;
-	size_t n, i;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n > len)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong, surrogate or out of range. */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
-}
-
 void json_write_escaped(FILE *f, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -146,7 +119,7 @@ void json_write_escaped(FILE *f, const char *str, size_t len)
 		} else if (c < 0x80) {
 			fputc(c, f);
 			i++;
-		} else if ((n = utf8_len(s + i, len - i))) {
+		} else if ((n = sldctl_utf8_len(s + i, len - i))) {
 			fwrite(s + i, 1, n, f);
 			i += n;
 		} else {

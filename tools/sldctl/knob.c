@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "knob.h"
+#include "modname.h"
+#include "names.h"
 #include "util.h"
 #include "x86scan.h"
 
@@ -97,8 +99,7 @@ int knob_check_module(char *v, char *why, size_t n)
 	if (check_token(v, MODNAME_MAX, "module name", why, n))
 		return -1;
 	for (i = 0; v[i]; i++)
-		if (!(v[i] == '_' || v[i] == '-' || (v[i] >= '0' && v[i] <= '9') ||
-		      (v[i] >= 'a' && v[i] <= 'z') || (v[i] >= 'A' && v[i] <= 'Z')))
+		if (!sld_modname_char(v[i]))
 			return why_set(why, n, "'%c' in module name (allowed: a-z A-Z 0-9 _ -)",
 				       v[i]);
 	return 0;
@@ -323,128 +324,136 @@ int list_parse(const char *text, struct name_list *l, char *why, size_t n)
 	}
 }
 
-static bool name_eq(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if ((*a == '-' ? '_' : *a) != (*b == '-' ? '_' : *b))
-			return false;
-	return !*a && !*b;
-}
-
+/* Module names: '-' equals '_', as the kernel and the module compare them. */
 int list_find(const struct name_list *l, const char *name)
 {
 	int i;
 
 	for (i = 0; i < l->n; i++)
-		if (name_eq(l->v[i], name))
+		if (sld_modname_eq(l->v[i], name))
 			return i;
 	return -1;
 }
 
+/* The module's reading of a list (schema/names.h): "a,b", "-" if empty. */
 char *list_join(const struct name_list *l)
 {
-	size_t len = 2;
-	char *s;
-	int i;
+	size_t len = sld_names_join((const char *const *)l->v, l->n, NULL, 0);
+	char *s = malloc(len + 1);
 
-	for (i = 0; i < l->n; i++)
-		len += strlen(l->v[i]) + 1;
-	s = malloc(len);
-	if (!s)
-		return NULL;
-	strcpy(s, l->n ? "" : "-");
-	for (i = 0; i < l->n; i++) {
-		if (i)
-			strcat(s, ",");
-		strcat(s, l->v[i]);
-	}
+	if (s)
+		sld_names_join((const char *const *)l->v, l->n, s, len + 1);
 	return s;
 }
 
-static int list_copy(struct name_list *dst, const struct name_list *src)
-{
-	int i;
-
-	dst->n = 0;
-	for (i = 0; i < src->n; i++) {
-		dst->v[i] = strdup(src->v[i]);
-		if (!dst->v[i]) {
-			list_free(dst);
-			return -1;
-		}
-		dst->n++;
-	}
-	return 0;
-}
-
-/* Append "+name"/"-name" to the edit string. */
-static int edit_add(char **edit, bool add, const char *name)
+/* The edit string "+a,+b" / "-c" of names, or NULL when it is empty. */
+static int plan_edit(const struct sld_names_rule *rule,
+		     const struct sld_names_draft *cur, bool add, char **names,
+		     int nnames, char **edit, int *skipped)
 {
 	char *s;
+	int i;
 
-	if (asprintf(&s, "%s%s%c%s", *edit ? *edit : "", *edit ? "," : "",
-		     add ? '+' : '-', name) < 0)
-		return -1;
-	free(*edit);
-	*edit = s;
+	for (i = 0; i < nnames; i++) {
+		if (add && sld_names_find(rule, cur, names[i]) >= 0) {
+			(*skipped)++;
+			continue;
+		}
+		if (asprintf(&s, "%s%s%c%s", *edit ? *edit : "", *edit ? "," : "",
+			     add ? '+' : '-', names[i]) < 0)
+			return -1;
+		free(*edit);
+		*edit = s;
+	}
 	return 0;
 }
 
-static int plan_one(struct name_list *after, unsigned int max, bool add,
-		    const char *name, char **edit, int *skipped, char *why,
-		    size_t n)
+/* The module's reason for refusing the edit, in the words of the commands. */
+static int plan_refused(enum sld_names_err e, const struct sld_names_draft *d,
+			unsigned int max, const char *at, const char *said,
+			char *why, size_t n)
 {
-	int at = list_find(after, name);
+	if (e == SLD_NE_MISSING)
+		return why_set(why, n, "'%s' is not listed", sldctl_q(at));
+	if (e == SLD_NE_FULL)
+		return why_set(why, n, "the list is full (%u entries; sld_compat takes %u)",
+			       d->n, max);
+	return why_set(why, n, "sld_compat would refuse '%s': %s", sldctl_q(at), said);
+}
 
-	if (add && at >= 0) {
-		(*skipped)++;
-		return 0;
-	}
-	if (!add && at < 0)
-		return why_set(why, n, "'%s' is not listed", sldctl_q(name));
-	if (add && (after->n >= (int)max || after->n >= KNOB_LIST_MAX))
-		return why_set(why, n, "the list is full (%d entries; sld_compat takes %u)",
-			       after->n, max);
-	if (edit_add(edit, add, name))
-		return why_set(why, n, "out of memory");
-	if (add) {
-		after->v[after->n] = strdup(name);
-		if (!after->v[after->n])
-			return why_set(why, n, "out of memory");
+/* after = copies of d's entries. */
+static int draft_copy(struct name_list *after, const struct sld_names_draft *d)
+{
+	unsigned int i;
+
+	after->n = 0;
+	for (i = 0; i < d->n; i++) {
+		after->v[i] = strdup(d->v[i]);
+		if (!after->v[i]) {
+			list_free(after);
+			return -1;
+		}
 		after->n++;
-		return 0;
 	}
-	free(after->v[at]);
-	memmove(&after->v[at], &after->v[at + 1],
-		(after->n - at - 1) * sizeof(after->v[0]));
-	after->n--;
 	return 0;
 }
 
-int list_plan(const struct name_list *cur, unsigned int max, bool add,
-	      char **names, int nnames, struct name_list *after, char **edit, int *skipped,
-	      char *why, size_t n)
+/* The same name twice among names, as the list matches names. */
+static int given_twice(const struct sld_names_rule *rule, char **names,
+		       int nnames, char *why, size_t n)
 {
 	int i, j;
 
-	*edit = NULL;
-	*skipped = 0;
 	for (i = 0; i < nnames; i++)
 		for (j = 0; j < i; j++)
-			if (name_eq(names[i], names[j]))
+			if (rule->modules ? sld_modname_eq(names[i], names[j]) :
+			    !strcmp(names[i], names[j]))
 				return why_set(why, n, "'%s' given twice",
 					       sldctl_q(names[i]));
-	if (list_copy(after, cur))
-		return why_set(why, n, "out of memory");
-	for (i = 0; i < nnames; i++) {
-		if (plan_one(after, max, add, names[i], edit, skipped, why, n)) {
-			list_free(after);
-			free(*edit);
-			*edit = NULL;
-			return -1;
-		}
-	}
 	return 0;
+}
+
+/*
+ * The edit goes through the module's own grammar (schema/names.c) on the
+ * list as it is, so what sldctl plans is what the module takes.
+ */
+int list_plan(const struct sld_knob_schema *d, const struct name_list *cur,
+	      bool add, char **names, int nnames, struct name_list *after,
+	      char **edit, int *skipped, char *why, size_t n)
+{
+	const char *said = NULL, *at = NULL;
+	struct sld_names_draft draft;
+	struct sld_names_rule rule;
+	enum sld_names_err e;
+	char *buf = NULL;
+	int r;
+
+	*edit = NULL;
+	*skipped = 0;
+	after->n = 0;
+	sld_names_rule_of(d, &rule);
+	if (given_twice(&rule, names, nnames, why, n))
+		return -1;
+	sld_names_draft_init(&draft, (const char *const *)cur->v, cur->n);
+	if (plan_edit(&rule, &draft, add, names, nnames, edit, skipped) ||
+	    (*edit && !(buf = strdup(*edit))))
+		goto oom;
+	e = buf ? sld_names_apply(&rule, &draft, buf, &said, &at) : SLD_NE_OK;
+	if (e) {
+		plan_refused(e, &draft, rule.max, at, said, why, n);
+		free(buf);
+		goto fail;
+	}
+	r = draft_copy(after, &draft);
+	free(buf);
+	if (!r)
+		return 0;
+oom:
+	why_set(why, n, "out of memory");
+fail:
+	free(*edit);
+	*edit = NULL;
+	return -1;
 }
 
 /* ---- sysfs ------------------------------------------------------------ */
@@ -467,25 +476,6 @@ int knob_read(const char *name, char **value)
 	return sldctl_read_value(path, value);
 }
 
-static int write_once(const char *path, const char *value)
-{
-	size_t len = strlen(value);
-	ssize_t k;
-	int fd, err;
-
-	/* O_TRUNC means nothing to sysfs; it keeps a fake tree's files exact. */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	k = write(fd, value, len);
-	err = k < 0 ? -errno : 0;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && (size_t)k != len)
-		err = -EIO;
-	return err;
-}
-
 int knob_write(const char *name, const char *value, char *why, size_t n)
 {
 	char path[PATH_MAX];
@@ -503,7 +493,7 @@ int knob_write(const char *name, const char *value, char *why, size_t n)
 			why_set(why, n, "%s: %s", path, strerror(-err));
 		return err;
 	}
-	err = write_once(path, value);
+	err = sldctl_write_value(path, value);
 	if (!err)
 		return 0;
 	if (err == -EINVAL)

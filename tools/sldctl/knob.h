@@ -62,21 +62,23 @@ struct name_list {
 /* "a,b" / "-" / "" -> entries (copied); -1 with why if malformed. */
 int list_parse(const char *text, struct name_list *l, char *why, size_t n);
 void list_free(struct name_list *l);
-/* Index of name (module names compare with '-' == '_'), or -1. */
+/* Index of module name in l ('-' equals '_'), or -1. */
 int list_find(const struct name_list *l, const char *name);
 /* "a,b" or "-" for an empty list; malloc'd. */
 char *list_join(const struct name_list *l);
 
 /*
- * Plan adding (add=true) or removing names: names already listed are
- * skipped on add (*skipped counts them), a name not listed is an error on
- * remove, a name given twice is an error, more than max entries (the
- * knob's max_entries) an error. On success *edit is the
- * module's edit string ("+a,+b", "-c") or NULL when nothing changes, and
- * after is the resulting list. -1 with why on error; nothing allocated.
+ * Plan adding (add=true) or removing names of list knob d: names already
+ * listed are skipped on add (*skipped counts them), a name given twice is
+ * an error; the edit then goes through the module's list grammar
+ * (schema/names.h) on cur, which refuses what the module would (a name
+ * not listed on remove, more than the knob's max_entries). On success
+ * *edit is the module's edit string ("+a,+b", "-c") or NULL when nothing
+ * changes, and after is the resulting list. -1 with why on error; nothing
+ * allocated.
  */
-int list_plan(const struct name_list *cur, unsigned int max, bool add,
-	      char **names, int nnames,
+int list_plan(const struct sld_knob_schema *d, const struct name_list *cur,
+	      bool add, char **names, int nnames,
 	      struct name_list *after, char **edit, int *skipped,
 	      char *why, size_t n);
 

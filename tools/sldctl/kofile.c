@@ -22,6 +22,7 @@
 #include <zstd.h>
 
 #include "kofile.h"
+#include "util.h"
 
 size_t kofile_size_cap = KOFILE_DEFAULT_CAP;
 
@@ -516,49 +517,24 @@ enum ko_err kofile_open_mem(const void *buf, size_t len, struct kofile **out,
 static enum ko_err read_fd(int fd, uint8_t **rawp, size_t *lenp,
 			   char *err, size_t errlen)
 {
-	struct outbuf o = { NULL, 0 };
 	struct stat st;
-	size_t len = 0;
-	ssize_t n;
+	char *buf;
+	int r;
 
 	if (fstat(fd, &st))
 		return fail(err, errlen, KO_E_IO, "cannot stat: %s",
 			    strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return fail(err, errlen, KO_E_IO, "is a directory");
-	for (;;) {
-		if (len == o.len) {
-			if (o.len > kofile_size_cap ||
-			    outbuf_grow(&o, st.st_size > 0 ? st.st_size + 1 : 0)) {
-				free(o.p);
-				if (o.len > kofile_size_cap)
-					return fail(err, errlen, KO_E_TOO_BIG,
-						    "file larger than %zu MiB",
-						    kofile_size_cap >> 20);
-				return fail(err, errlen, KO_E_NOMEM, "out of memory");
-			}
-		}
-		n = read(fd, o.p + len, o.len - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int saved = errno;
-
-			free(o.p);
-			return fail(err, errlen, KO_E_IO, "cannot read: %s",
-				    strerror(saved));
-		}
-		if (n == 0)
-			break;
-		len += n;
-	}
-	if (len > kofile_size_cap) {
-		free(o.p);
+	r = sldctl_read_fd(fd, kofile_size_cap, &buf, lenp);
+	if (r == -EFBIG)
 		return fail(err, errlen, KO_E_TOO_BIG, "file larger than %zu MiB",
 			    kofile_size_cap >> 20);
-	}
-	*rawp = o.p;
-	*lenp = len;
+	if (r == -ENOMEM)
+		return fail(err, errlen, KO_E_NOMEM, "out of memory");
+	if (r)
+		return fail(err, errlen, KO_E_IO, "cannot read: %s", strerror(-r));
+	*rawp = (uint8_t *)buf;
 	return KO_OK;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "admin.h"
+#include "hypervisors.h"
 #include "sldctl.h"
 #include "util.h"
 #include "x86scan.h"
@@ -34,10 +35,13 @@ static void list_human(struct admin *a)
 		printf("%s: %s (%s)\n", knobs[i], v ? v : "-", src);
 		free(v);
 	}
-	/* The verdict's own table (x86scan/verdict.c), shared with the module. */
+	/* The table of known hypervisors shared with the module (src/schema). */
 	for (i = 0; (name = sld_known_hypervisor_at(i, &why)); i++)
 		printf("built-in hypervisor: %s (%s)\n", name, why);
-	printf("built-in safe: kvm_intel (when the kernel has handle_guest_split_lock)\n");
+	for (i = 0; i < SLD_KNOWN_HVS; i++)
+		if (sld_known_hvs[i].kind == SLD_HV_GUEST_HANDLER)
+			printf("built-in safe: %s (when the kernel has handle_guest_split_lock)\n",
+			       sld_known_hvs[i].module);
 	if (sldctl_path(path, sizeof(path), SEEN_FILE) || sldctl_read_value(path, &seen)) {
 		printf("seen: (%s)\n", a->loaded ? "no " SEEN_FILE : "sld_compat not loaded");
 		return;

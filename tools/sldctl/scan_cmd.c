@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "modname.h"
 #include "scan.h"
 #include "sldctl.h"
 
@@ -127,9 +128,7 @@ static void name_from_file(char *out, size_t outlen, const char *file)
 	}
 	if (len >= outlen)
 		len = outlen - 1;
-	for (i = 0; i < len; i++)
-		out[i] = base[i] == '-' ? '_' : base[i];
-	out[len] = '\0';
+	sld_modname_norm(out, base, len);
 }
 
 int scan_kofile(const struct kofile *ko, const char *file,

@@ -58,58 +58,105 @@ int sldctl_path(char *buf, size_t n, const char *fmt, ...)
 	return 0;
 }
 
-int sldctl_read_all(const char *path, size_t max, char **bufp, size_t *lenp)
+int sldctl_read_fd(int fd, size_t max, char **bufp, size_t *lenp)
 {
 	size_t len = 0, cap = 4096;
-	char *buf, *nb;
+	char *buf = malloc(cap + 1), *nb;
 	ssize_t k;
-	int fd, err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	buf = malloc(cap + 1);
-	if (!buf) {
-		close(fd);
+	if (!buf)
 		return -ENOMEM;
-	}
 	for (;;) {
 		if (len == cap) {
-			if (cap > max) {
-				err = -EFBIG;
-				goto fail;
-			}
+			if (cap > max)
+				goto too_big;
 			cap *= 2;
 			nb = realloc(buf, cap + 1);
 			if (!nb) {
-				err = -ENOMEM;
-				goto fail;
+				free(buf);
+				return -ENOMEM;
 			}
 			buf = nb;
 		}
 		k = read(fd, buf + len, cap - len);
+		if (k < 0 && errno == EINTR)
+			continue;
 		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			goto fail;
+			k = -errno;
+			free(buf);
+			return k;
 		}
 		if (k == 0)
 			break;
 		len += k;
 	}
-	if (len > max) {
-		err = -EFBIG;
-		goto fail;
-	}
-	close(fd);
+	if (len > max)
+		goto too_big;
 	buf[len] = '\0';
 	*bufp = buf;
 	*lenp = len;
 	return 0;
-fail:
-	close(fd);
+too_big:
 	free(buf);
+	return -EFBIG;
+}
+
+int sldctl_read_all(const char *path, size_t max, char **bufp, size_t *lenp)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	err = sldctl_read_fd(fd, max, bufp, lenp);
+	close(fd);
+	return err;
+}
+
+size_t sldctl_utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned int cp, min;
+	size_t k, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		k = 2; cp = s[0] & 0x1f; min = 0x80;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		k = 3; cp = s[0] & 0x0f; min = 0x800;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		k = 4; cp = s[0] & 0x07; min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (k > n)
+		return 0;
+	for (i = 1; i < k; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	/* Overlong, beyond Unicode, or a surrogate. */
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return k;
+}
+
+int sldctl_write_value(const char *path, const char *value)
+{
+	size_t len = strlen(value);
+	ssize_t k;
+	int fd, err;
+
+	/* O_TRUNC means nothing to sysfs; it keeps a fake tree's files exact. */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	k = write(fd, value, len);
+	err = k < 0 ? -errno : 0;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && (size_t)k != len)
+		err = -EIO;
 	return err;
 }
 

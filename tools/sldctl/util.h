@@ -26,6 +26,20 @@ int sldctl_path(char *buf, size_t n, const char *fmt, ...)
  * the NUL). Returns 0, -errno, or -EFBIG above max bytes.
  */
 int sldctl_read_all(const char *path, size_t max, char **buf, size_t *len);
+/* The same from an open file descriptor, read to its end. */
+int sldctl_read_fd(int fd, size_t max, char **buf, size_t *len);
+
+/*
+ * Write value to a sysfs (or fake-tree) file in one write(2), as the
+ * kernel takes a knob: 0 or -errno (-EIO for a short write).
+ */
+int sldctl_write_value(const char *path, const char *value);
+
+/*
+ * Length of the valid UTF-8 sequence at s (at most n bytes; 1 for ASCII),
+ * or 0 for an invalid one: overlong, surrogate, beyond U+10FFFF, cut.
+ */
+size_t sldctl_utf8_len(const unsigned char *s, size_t n);
 
 /*
  * Show a user-given string in a message: bytes outside printable ASCII as
