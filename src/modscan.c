@@ -48,6 +48,8 @@
 #include "sld_compat.h"
 #include "compat/compat.h"
 #include "x86scan.h"
+#include "modinfo.h"
+#include "verdict.h"
 #include "trust.h"
 
 #define MAX_SECS	16
@@ -304,7 +306,7 @@ static void note_sections(struct elf_facts *e, const Elf_Ehdr *hdr,
 			   s->sh_addr) {
 			e->has_modinfo = true;
 			e->modinfo_safe =
-				x86_modinfo_sld_safe((const void *)s->sh_addr,
+				sld_modinfo_sld_safe((const void *)s->sh_addr,
 						     s->sh_size);
 		}
 		if (!(i % 64))
@@ -458,36 +460,12 @@ static void classify(struct modrec *rec)
 	rec->verdict = sld_classify(&f, &rec->reason);
 }
 
-static bool host_vmx(enum x86_find f)
-{
-	return x86_find_class(f) == X86_C_VMX && f != X86_F_VMCALL &&
-	       f != X86_F_VMFUNC;
-}
-
-/* The finding to name: the first VMX one for a hypervisor, else any. */
-static int first_find(const struct modrec *rec)
-{
-	int f, best = -1, pass;
-
-	for (pass = 0; pass < 2 && best < 0; pass++) {
-		for (f = 0; f < X86_F_COUNT; f++) {
-			if (!rec->st.count[f] ||
-			    (!pass && (rec->verdict != SLD_V_HYPERVISOR ||
-				       !host_vmx(f))))
-				continue;
-			if (best < 0 || rec->first_sec[f] < rec->first_sec[best] ||
-			    (rec->first_sec[f] == rec->first_sec[best] &&
-			     rec->st.first[f] < rec->st.first[best]))
-				best = f;
-		}
-	}
-	return best;
-}
-
 static int describe_first(const struct modrec *rec, char *buf, size_t size,
 			  const char *at)
 {
-	int f = first_find(rec);
+	/* the first host-only VMX one for a hypervisor, else any (modlib) */
+	int f = sld_first_finding(&rec->st, rec->first_sec,
+				  rec->verdict == SLD_V_HYPERVISOR);
 
 	if (f < 0)
 		return scnprintf(buf, size, "-");

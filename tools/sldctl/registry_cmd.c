@@ -18,7 +18,7 @@
 #include "admin.h"
 #include "sldctl.h"
 #include "util.h"
-#include "x86scan.h"
+#include "verdict.h"
 
 #define SEEN_FILE	"/proc/sld_compat_modules"
 
@@ -34,7 +34,7 @@ static void list_human(struct admin *a)
 		printf("%s: %s (%s)\n", knobs[i], v ? v : "-", src);
 		free(v);
 	}
-	/* The verdict's own table (x86scan/verdict.c), shared with the module. */
+	/* The verdict's own table (modlib/verdict.c), shared with the module. */
 	for (i = 0; (name = sld_known_hypervisor_at(i, &why)); i++)
 		printf("built-in hypervisor: %s (%s)\n", name, why);
 	printf("built-in safe: kvm_intel (when the kernel has handle_guest_split_lock)\n");
