@@ -21,6 +21,8 @@
 #include "sld_compat.h"
 #include "knobs.h"
 #include "verdict.h"
+#include "modscan.h"
+#include "registry.h"
 
 /* Bounds: the knob schema (schema/knobs_table.h). */
 #define REG_MAX		SLD_MODULE_LIST_MAX

@@ -13,8 +13,11 @@
 #include <linux/preempt.h>
 
 #include "sld_compat.h"
+#include "vendor.h"
 #include "include/sld_compat_api.h"
 #include "verdict.h"
+#include "modscan.h"
+#include "registry.h"
 
 static int declare(struct module *owner, int reason)
 {
