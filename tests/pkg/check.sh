@@ -46,6 +46,10 @@ t "dkms deb: dkms.conf" has "-rw-r--r-- $usrsrc/dkms.conf" $tmp/dkms.list
 t "dkms deb: src/Makefile" has "-rw-r--r-- $usrsrc/src/Makefile" $tmp/dkms.list
 t "dkms deb: src/compat/conftest.sh, executable" \
 	has "-rwxr-xr-x $usrsrc/src/compat/conftest.sh" $tmp/dkms.list
+# The vendor API header, and its name up to 0.1.0 that includes it.
+for h in sld_compat_api.h sld_compat.h; do
+	t "dkms deb: src/include/$h" has "-rw-r--r-- $usrsrc/src/include/$h" $tmp/dkms.list
+done
 t "dkms deb: no build products" hasnt \
 	'\.(o|ko|ko\.xz|mod|mod\.c|cmd)$|/(conftest\.h|Module\.symvers|modules\.order)$' $tmp/dkms.list
 t "dkms deb: Depends dkms" sh -c "dpkg-deb -f $ddeb Depends | grep -qw dkms"
@@ -83,6 +87,9 @@ rpm -qlp $drpm >$tmp/drpm.list 2>/dev/null
 t "dkms rpm: dkms.conf" has "/$usrsrc/dkms.conf" $tmp/drpm.list
 t "dkms rpm: src/Makefile" has "/$usrsrc/src/Makefile" $tmp/drpm.list
 t "dkms rpm: src/compat/conftest.sh" has "/$usrsrc/src/compat/conftest.sh" $tmp/drpm.list
+for h in sld_compat_api.h sld_compat.h; do
+	t "dkms rpm: src/include/$h" has "/$usrsrc/src/include/$h" $tmp/drpm.list
+done
 t "dkms rpm: no build products" hasnt \
 	'\.(o|ko|ko\.xz|mod|mod\.c|cmd)$|/(conftest\.h|Module\.symvers|modules\.order)$' $tmp/drpm.list
 t "dkms rpm: noarch, Requires dkms" sh -c \
