@@ -21,6 +21,7 @@
 #include "compat/compat.h"
 #include "sld_compat.h"
 #include "knobs.h"
+#include "modscan.h"
 
 struct sld_knobs sld_knobs = {
 	.enabled = true,

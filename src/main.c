@@ -13,6 +13,7 @@
 #include <linux/module.h>
 
 #include "sld_compat.h"
+#include "modscan.h"
 
 static void say_what_we_found(void)
 {

@@ -20,6 +20,7 @@
 #include <linux/string.h>
 
 #include "sld_compat.h"
+#include "modscan.h"
 #include "knobs.h"
 
 /* The schema's values, indexed by enum sld_policy. */

@@ -2,7 +2,7 @@
 /*
  * Who says what a module is, besides its text: the built-in table, the
  * admin (knobs safe_modules and hypervisor_modules) and vendors (the API
- * in vendor.c). The verdict rule itself is sld_classify() in x86scan.
+ * in vendor.c). The verdict rule itself is sld_classify() in modlib/verdict.c.
  *
  * A mutex, not RCU, protects the sets: every lookup comes from sleepable
  * context (module notifier, vendor call from a module's init, knob
@@ -21,7 +21,9 @@
 #include "hypervisors.h"
 #include "knobs.h"
 #include "names.h"
-#include "x86scan.h"
+#include "verdict.h"
+#include "modscan.h"
+#include "registry.h"
 
 /* Bounds: the knob schema (schema/knobs_table.h). */
 #define REG_MAX		SLD_MODULE_LIST_MAX

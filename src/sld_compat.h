@@ -90,14 +90,6 @@ extern struct sld_knobs sld_knobs;
 int sld_knobs_init(void);
 void sld_knobs_exit(void);
 
-/* ---- registry.c: built-in, admin and vendor entries ------------------ */
-
-bool sld_registry_builtin_safe(const char *name, const char **why);
-int sld_registry_admin(const char *name);	/* 0 or SLD_R_ADMIN_* */
-int sld_registry_vendor(const char *name);	/* 0 or SLD_R_VENDOR_* */
-int sld_registry_vendor_set(const char *name, int reason);
-void sld_registry_vendor_drop(const char *name);
-
 /* ---- policy.c: the on_hypervisor knob --------------------------------- */
 
 enum sld_policy {
@@ -108,7 +100,7 @@ enum sld_policy {
 enum sld_policy sld_policy(void);
 const char *sld_policy_name(enum sld_policy p);
 
-/* What one module holds under the policy (in modscan.c's record). */
+/* What one module holds under the policy (in modrecords.c's record). */
 struct sld_policy_hold {
 	int kept;		/* policy in force for it, -1: none */
 	bool watched;		/* hvwatch.c watches it */
@@ -190,19 +182,6 @@ void sld_hv_count_task(int slot);
 void sld_hv_count_ac(int slot, bool guest);
 void sld_hv_name(int slot, char *buf, size_t size);
 int sld_hv_show(char *buf, size_t size);
-
-/* ---- vendor.c: the exported API ---------------------------------------- */
-
-int sld_vendor_show(char *buf, size_t size);
-
-/* ---- modscan.c: scan, classify and police loading modules ------------- */
-
-int sld_modscan_setup(void);		/* before sld_hooks_init() */
-int sld_modscan_init(void);		/* after sld_hooks_init() */
-void sld_modscan_exit(void);
-void sld_modscan_free(void);		/* after sld_hooks_exit() */
-void sld_modscan_reclassify(const char *name);	/* a vendor declared */
-void sld_modscan_redecide(const char *knob);	/* a knob changed */
 
 /* ---- ac_path.c: the #AC path for exempt tasks ------------------------ */
 

@@ -14,6 +14,7 @@
 #include <linux/sysfs.h>
 
 #include "sld_compat.h"
+#include "vendor.h"
 
 struct status_item {
 	const char *name;

@@ -24,6 +24,7 @@
 #include "compat/compat.h"
 #include "knobs.h"
 #include "trust.h"
+#include "modscan.h"
 
 /* The schema's values, indexed by enum sld_trust. */
 static_assert(SLD_TRUST_Y == 0 && SLD_TRUST_SIGNED == 1 && SLD_TRUST_N == 2 &&

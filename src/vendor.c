@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The vendor API (include/sld_compat.h): a module says what it is. The
+ * The vendor API (include/sld_compat_api.h): a module says what it is. The
  * entry is keyed by the owner's name and dropped when the owner unloads
  * (modscan.c, MODULE_STATE_GOING).
  */
@@ -13,8 +13,11 @@
 #include <linux/preempt.h>
 
 #include "sld_compat.h"
-#include "include/sld_compat.h"
-#include "x86scan.h"
+#include "vendor.h"
+#include "include/sld_compat_api.h"
+#include "verdict.h"
+#include "modscan.h"
+#include "registry.h"
 
 static int declare(struct module *owner, int reason)
 {

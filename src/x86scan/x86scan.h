@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * x86scan: an x86-64 instruction-length decoder, a finder for the
+ * x86scan: an x86-64 instruction-length decoder and a finder for the
  * instructions that mark a hypervisor (VMX, SVM) or a module that
- * reprograms the CPU (MOV to CR/DR), .modinfo helpers and the verdict
- * rule. Plain C with no kernel headers: the same files build into
- * sld_compat.ko and into sldctl, so both give the same verdict.
+ * reprograms the CPU (MOV to CR/DR). Plain C with no kernel headers: the
+ * same files build into sld_compat.ko and into sldctl, so both cut module
+ * text alike (what the findings make of a module: src/modlib/).
  *
  * Rules: never allocate, never read outside [buf, buf + len).
  */
@@ -147,61 +147,6 @@ bool x86scan_run(struct x86scan *s, size_t max_insns, x86scan_cb cb, void *ctx);
  */
 size_t x86_rel32_to(const uint8_t *buf, size_t len, uint64_t base,
 		    uint64_t lo, uint64_t hi);
-
-/* ---- .modinfo --------------------------------------------------------- */
-
-/*
- * Find "key=value" in a .modinfo blob (NUL-separated strings). Returns a
- * pointer to value inside blob (NUL-terminated within blob) or NULL. Never
- * reads past blob + len, also when the blob lacks a final NUL.
- */
-const char *x86_modinfo_get(const char *blob, size_t len, const char *key);
-/* MODULE_INFO(sld_safe, "Y"): value "Y", "y" or "1". */
-bool x86_modinfo_sld_safe(const char *blob, size_t len);
-
-/* ---- verdict ---------------------------------------------------------- */
-
-enum sld_verdict {
-	SLD_V_CLEAN,		/* nothing of interest */
-	SLD_V_SVM_ONLY,		/* SVM only: an AMD hypervisor, no VMX */
-	SLD_V_HYPERVISOR,	/* VMX found, or known unprepared hypervisor */
-	SLD_V_SAFE,		/* handles split-lock #AC itself */
-};
-
-enum sld_reason {
-	SLD_R_NONE,		/* clean */
-	SLD_R_VMX_TEXT,		/* VMX instructions in its text */
-	SLD_R_SVM_TEXT,		/* SVM instructions only */
-	SLD_R_MODINFO_SAFE,	/* MODULE_INFO(sld_safe, "Y") */
-	SLD_R_IMPORTS_HANDLER,	/* imports handle_guest_split_lock */
-	SLD_R_KNOWN_HYPERVISOR,	/* built-in table: known unprepared */
-	SLD_R_ADMIN_SAFE,	/* admin said safe */
-	SLD_R_ADMIN_HYPERVISOR,	/* admin said hypervisor */
-	SLD_R_VENDOR_SAFE,	/* vendor API: declared safe */
-	SLD_R_VENDOR_HYPERVISOR,/* vendor API: asked to be a hypervisor */
-};
-
-/* Facts about one module, gathered by the kernel or by sldctl. */
-struct sld_facts {
-	const char *name;		/* module name ("kvm_intel") */
-	bool modinfo_safe;		/* MODULE_INFO(sld_safe, "Y") */
-	bool imports_guest_handler;	/* undefined symbol handle_guest_split_lock */
-	int admin;			/* 0, SLD_R_ADMIN_SAFE or _HYPERVISOR */
-	int vendor;			/* 0, SLD_R_VENDOR_SAFE or _HYPERVISOR */
-	const struct x86scan_stats *st;
-};
-
-/*
- * The one verdict rule, in priority order: admin entry, vendor entry,
- * sld_safe tag, imports the kernel's guest #AC handler, built-in table of
- * known unprepared hypervisors (schema/hypervisors.h), VMX text, SVM
- * text, clean.
- */
-enum sld_verdict sld_classify(const struct sld_facts *f, enum sld_reason *why);
-const char *sld_verdict_name(enum sld_verdict v);	/* "hypervisor" ... */
-const char *sld_reason_name(enum sld_reason r);		/* "vmx-text" ... */
-
-/* The built-in table of known hypervisors: schema/hypervisors.h. */
 
 /* ---- task-name patterns (glob.c) -------------------------------------- */
 

@@ -10,7 +10,7 @@ X86REF := $(TOP)/tests/x86ref
 
 FUZZ_TARGETS += $(DECDIFF_FUZZ_BIN)
 
-$(DECDIFF_FUZZ_BIN): fuzz_decdiff.c $(X86SCAN_SRC) $(TOP)/src/x86scan/x86scan.h \
+$(DECDIFF_FUZZ_BIN): fuzz_decdiff.c $(X86SCAN_SRC) $(X86SCAN_HDR) \
 		$(X86REF)/ref_decode.c $(X86REF)/ref.h
 	@mkdir -p $(@D)
 	$(CLANG) $(CFLAGS) -I$(X86REF) -o $@ fuzz_decdiff.c $(X86REF)/ref_decode.c $(X86SCAN_SRC)

@@ -9,7 +9,7 @@ DECODE_FUZZ_KO ?= $(SLD_CACHE)/$(KVER_61)/root/lib/modules/$(KVER_61)/kernel/arc
 
 FUZZ_TARGETS += $(DECODE_FUZZ_BIN)
 
-$(DECODE_FUZZ_BIN): fuzz_decode.c $(X86SCAN_SRC) $(TOP)/src/x86scan/x86scan.h
+$(DECODE_FUZZ_BIN): fuzz_decode.c $(X86SCAN_SRC) $(X86SCAN_HDR)
 	@mkdir -p $(@D)
 	$(CLANG) $(CFLAGS) -o $@ fuzz_decode.c $(X86SCAN_SRC)
 

@@ -1,5 +1,6 @@
 # libFuzzer target for sldctl's module reader (kofile + scan + JSON),
-# included by tests/fuzz/Makefile, which provides B, CLANG, CFLAGS, CORPUS.
+# included by tests/fuzz/Makefile, which provides B, CLANG, CFLAGS, CORPUS,
+# X86SCAN_SRC, MODLIB_SRC and their headers.
 #   make -C tests/fuzz fuzz           # FUZZ_RUNS executions per target
 #   make -C tests/fuzz fuzz_kofile-seed
 # The seed corpus is copied at run time from the unpacked Debian kernel
@@ -9,12 +10,13 @@ KOFILE_FUZZ_SEEDS ?= $(SLD_CACHE)/$(KVER_61)/root/lib/modules/$(KVER_61)/kernel
 KOFILE_FUZZ_PC := libelf liblzma libzstd
 KOFILE_FUZZ_SRC := fuzz_kofile.c $(TOP)/tools/sldctl/kofile.c \
 	$(TOP)/tools/sldctl/json.c $(TOP)/tools/sldctl/scan_cmd.c \
-	$(TOP)/tools/sldctl/cli.c $(TOP)/tools/sldctl/util.c $(X86SCAN_SRC)
+	$(TOP)/tools/sldctl/cli.c $(TOP)/tools/sldctl/util.c $(X86SCAN_SRC) \
+	$(MODLIB_SRC)
 
 FUZZ_TARGETS += $(KOFILE_FUZZ_BIN)
 
 $(KOFILE_FUZZ_BIN): $(KOFILE_FUZZ_SRC) $(wildcard $(TOP)/tools/sldctl/*.h) \
-		$(TOP)/src/x86scan/x86scan.h
+		$(X86SCAN_HDR) $(MODLIB_HDR)
 	@mkdir -p $(@D)
 	$(CLANG) $(CFLAGS) $(shell pkg-config --cflags $(KOFILE_FUZZ_PC)) -o $@ \
 		$(KOFILE_FUZZ_SRC) $(shell pkg-config --libs $(KOFILE_FUZZ_PC))

@@ -41,6 +41,10 @@ run "dkms deb: dkms.conf" has "-rw-r--r-- $usrsrc/dkms.conf" "$tmp/dkms.list"
 run "dkms deb: src/Makefile" has "-rw-r--r-- $usrsrc/src/Makefile" "$tmp/dkms.list"
 run "dkms deb: src/compat/conftest.sh, executable" \
 	has "-rwxr-xr-x $usrsrc/src/compat/conftest.sh" "$tmp/dkms.list"
+# The vendor API header, and its name up to 0.1.0 that includes it.
+for h in sld_compat_api.h sld_compat.h; do
+	run "dkms deb: src/include/$h" has "-rw-r--r-- $usrsrc/src/include/$h" "$tmp/dkms.list"
+done
 run "dkms deb: no build products" hasnt \
 	'\.(o|ko|ko\.xz|mod|mod\.c|cmd)$|/(conftest\.h|Module\.symvers|modules\.order)$' "$tmp/dkms.list"
 run "dkms deb: Depends dkms" sh -c "dpkg-deb -f $ddeb Depends | grep -qw dkms"
@@ -78,6 +82,9 @@ rpm -qlp "$drpm" >"$tmp/drpm.list" 2>/dev/null
 run "dkms rpm: dkms.conf" has "/$usrsrc/dkms.conf" "$tmp/drpm.list"
 run "dkms rpm: src/Makefile" has "/$usrsrc/src/Makefile" "$tmp/drpm.list"
 run "dkms rpm: src/compat/conftest.sh" has "/$usrsrc/src/compat/conftest.sh" "$tmp/drpm.list"
+for h in sld_compat_api.h sld_compat.h; do
+	run "dkms rpm: src/include/$h" has "/$usrsrc/src/include/$h" "$tmp/drpm.list"
+done
 run "dkms rpm: no build products" hasnt \
 	'\.(o|ko|ko\.xz|mod|mod\.c|cmd)$|/(conftest\.h|Module\.symvers|modules\.order)$' "$tmp/drpm.list"
 run "dkms rpm: noarch, Requires dkms" sh -c \

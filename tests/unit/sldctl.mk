@@ -13,7 +13,7 @@ SLDCTL_LIBS := $(shell pkg-config --libs $(SLDCTL_PC)) -lcmocka
 SLDCTL_LIB_SRC := $(SLDCTL_DIR)/kofile.c $(SLDCTL_DIR)/json.c $(SLDCTL_DIR)/scan_cmd.c \
 	$(SLDCTL_DIR)/cli.c $(SLDCTL_DIR)/util.c
 SLDCTL_HDRS := $(wildcard $(SLDCTL_DIR)/*.h) $(SLDCTL_DIR)/commands.def \
-	$(TOP)/src/x86scan/x86scan.h
+	$(TOP)/src/x86scan/x86scan.h $(MODLIB_HDR)
 
 SLDCTL_KO := $(patsubst data/%.c,$(SLDCTL_DATA)/%.ko,$(wildcard data/sld_*.c))
 SLDCTL_DATA_FILES := $(SLDCTL_KO) $(SLDCTL_KO:.ko=.ko.xz) $(SLDCTL_KO:.ko=.ko.zst) \
@@ -35,12 +35,13 @@ $(SLDCTL_DATA)/%.ko.xz: $(SLDCTL_DATA)/%.ko
 $(SLDCTL_DATA)/%.ko.zst: $(SLDCTL_DATA)/%.ko
 	zstd -q -c $< > $@
 
-$(B)/test_kofile: test_kofile.c $(SLDCTL_LIB_SRC) $(X86SCAN_SRC) $(SLDCTL_HDRS) \
+$(B)/test_kofile: test_kofile.c $(SLDCTL_LIB_SRC) $(X86SCAN_SRC) $(MODLIB_SRC) $(SLDCTL_HDRS) \
 		$(SLDCTL_DATA_FILES)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(SLDCTL_PC)) \
 		-DSLDCTL_DATA_DIR='"$(SLDCTL_DATA)"' -o $@ \
-		test_kofile.c $(SLDCTL_LIB_SRC) $(X86SCAN_SRC) $(LDFLAGS) $(SLDCTL_LIBS)
+		test_kofile.c $(SLDCTL_LIB_SRC) $(X86SCAN_SRC) $(MODLIB_SRC) $(LDFLAGS) \
+		$(SLDCTL_LIBS)
 
 # The CLI test runs the sanitizer build of the real binary, so it always
 # asks tools/sldctl to bring it up to date first.

@@ -17,7 +17,9 @@
 #include "hypervisors.h"
 #include "json.h"
 #include "kofile.h"
+#include "modinfo.h"
 #include "scan.h"
+#include "verdict.h"
 #include "x86scan.h"
 
 #ifndef SLDCTL_DATA_DIR
@@ -105,8 +107,8 @@ static void check_vmx_module(const char *name, enum ko_packing packing)
 	assert_null(find_exec(ko, ".modinfo"));
 	mi = kofile_modinfo(ko, &len);
 	assert_non_null(mi);
-	assert_string_equal(x86_modinfo_get(mi, len, "name"), "sld_vmx");
-	assert_false(x86_modinfo_sld_safe(mi, len));
+	assert_string_equal(sld_modinfo_get(mi, len, "name"), "sld_vmx");
+	assert_false(sld_modinfo_sld_safe(mi, len));
 	assert_false(kofile_imports(ko, "handle_guest_split_lock"));
 	kofile_close(ko);
 }

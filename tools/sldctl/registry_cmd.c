@@ -19,7 +19,7 @@
 #include "hypervisors.h"
 #include "sldctl.h"
 #include "util.h"
-#include "x86scan.h"
+#include "verdict.h"
 
 #define SEEN_FILE	"/proc/sld_compat_modules"
 

@@ -10,7 +10,7 @@
 
 #include "json.h"
 #include "kofile.h"
-#include "x86scan.h"
+#include "verdict.h"
 
 /* Enough for any real module (kvm-intel has a few hundred hits). */
 #define SCAN_MAX_HITS	100000

@@ -30,6 +30,7 @@
 
 #include "cli.h"
 #include "modname.h"
+#include "modinfo.h"
 #include "scan.h"
 #include "sldctl.h"
 
@@ -146,8 +147,8 @@ int scan_kofile(const struct kofile *ko, const char *file,
 
 	blob = kofile_modinfo(ko, &len);
 	if (blob) {
-		r->module = x86_modinfo_get(blob, len, "name");
-		r->sld_safe = x86_modinfo_sld_safe(blob, len);
+		r->module = sld_modinfo_get(blob, len, "name");
+		r->sld_safe = sld_modinfo_sld_safe(blob, len);
 	}
 	r->imports_handler = kofile_imports(ko, GUEST_HANDLER);
 

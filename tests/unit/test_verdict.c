@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
-/* .modinfo helpers and the verdict rule. */
+/*
+ * modlib: .modinfo helpers, the verdict rule, and the finding a report
+ * names (src/modlib/).
+ */
 #include "hypervisors.h"
 #include "test_x86util.h"
+#include "modinfo.h"
+#include "verdict.h"
 
 static const char *get(const char *blob, size_t len, const char *key)
 {
 	char *b = (char *)exact((const uint8_t *)blob, len);
-	const char *v = x86_modinfo_get(b, len, key);
+	const char *v = sld_modinfo_get(b, len, key);
 	static char out[64];
 
 	if (!v) {
@@ -39,14 +44,14 @@ static void test_modinfo_get(void **state)
 	/* empty strings, padding NULs */
 	assert_string_equal(get(BLOB("\0\0\0k=v\0\0"), "k"), "v");
 	assert_null(get(BLOB(""), "k"));
-	assert_null(x86_modinfo_get(NULL, 0, "k"));
+	assert_null(sld_modinfo_get(NULL, 0, "k"));
 	assert_null(get(BLOB("=v\0"), ""));
 }
 
 static bool safe(const char *blob, size_t len)
 {
 	char *b = (char *)exact((const uint8_t *)blob, len);
-	bool r = x86_modinfo_sld_safe(b, len);
+	bool r = sld_modinfo_sld_safe(b, len);
 
 	free(b);
 	return r;
@@ -152,6 +157,85 @@ static void test_verdict_guest_insns(void **state)
 	assert_int_equal(classify(&f, SLD_R_SVM_TEXT), SLD_V_SVM_ONLY);
 }
 
+/*
+ * Host-only VMX, written down here on its own: the VMX class but the two
+ * instructions guests execute (hypercalls). The verdict and the finding
+ * the module's report names (modscan.c: dmesg and /proc) both go by
+ * sld_find_host_vmx().
+ */
+static bool expect_host_vmx(enum x86_find f)
+{
+	switch (f) {
+	case X86_F_VMXON: case X86_F_VMXOFF: case X86_F_VMLAUNCH:
+	case X86_F_VMRESUME: case X86_F_VMPTRLD: case X86_F_VMPTRST:
+	case X86_F_VMCLEAR: case X86_F_VMREAD: case X86_F_VMWRITE:
+	case X86_F_INVEPT: case X86_F_INVVPID:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Each finding alone, at offset 0x40 of section 1, after a MOV CR4 at
+ * offset 0 of section 0: the verdict says vmx-text exactly for host-only
+ * VMX, and for a hypervisor the report then names that finding, not the
+ * earlier MOV CR4; for any other verdict it names the earliest.
+ */
+static void test_host_vmx_agree(void **state)
+{
+	unsigned int hv = 0;
+	int f;
+
+	(void)state;
+	for (f = 0; f < X86_F_COUNT; f++) {
+		struct x86scan_stats st = st_with(f, X86_F_MOV_CR4);
+		struct sld_facts facts = { .name = "m", .st = &st };
+		uint8_t sec[X86_F_COUNT] = { 0 };
+		enum sld_reason why;
+		enum sld_verdict v;
+		bool host = expect_host_vmx(f);
+
+		if (f == X86_F_MOV_CR4)
+			continue;
+		sec[f] = 1;
+		st.first[f] = 0x40;
+		v = sld_classify(&facts, &why);
+		assert_int_equal(sld_find_host_vmx(f), host);
+		assert_int_equal(why == SLD_R_VMX_TEXT, host);
+		assert_int_equal(sld_first_finding(&st, sec,
+						   v == SLD_V_HYPERVISOR),
+				 host ? f : X86_F_MOV_CR4);
+		hv += host;
+	}
+	assert_int_equal(hv, 11);
+}
+
+static void test_first_finding(void **state)
+{
+	struct x86scan_stats st = st_with(X86_F_NONE, X86_F_NONE);
+	uint8_t sec[X86_F_COUNT] = { 0 };
+
+	(void)state;
+	assert_int_equal(sld_first_finding(&st, sec, true), X86_F_NONE);
+	assert_int_equal(sld_first_finding(&st, NULL, false), X86_F_NONE);
+	/* the earlier section wins over the lower offset */
+	st.count[X86_F_VMREAD] = 2;
+	st.first[X86_F_VMREAD] = 0x100;
+	st.count[X86_F_VMXON] = 1;
+	st.first[X86_F_VMXON] = 0x10;
+	sec[X86_F_VMXON] = 2;
+	assert_int_equal(sld_first_finding(&st, sec, true), X86_F_VMREAD);
+	/* in one section, the lower offset */
+	assert_int_equal(sld_first_finding(&st, NULL, true), X86_F_VMXON);
+	/* a guest VMCALL before them is named only when no host VMX is */
+	st.count[X86_F_VMCALL] = 1;
+	assert_int_equal(sld_first_finding(&st, NULL, true), X86_F_VMXON);
+	assert_int_equal(sld_first_finding(&st, NULL, false), X86_F_VMCALL);
+	st.count[X86_F_VMXON] = st.count[X86_F_VMREAD] = 0;
+	assert_int_equal(sld_first_finding(&st, NULL, true), X86_F_VMCALL);
+}
+
 static void test_known(void **state)
 {
 	const char *why = NULL;
@@ -224,6 +308,8 @@ int main(void)
 		cmocka_unit_test(test_modinfo_safe),
 		cmocka_unit_test(test_verdict_priority),
 		cmocka_unit_test(test_verdict_guest_insns),
+		cmocka_unit_test(test_host_vmx_agree),
+		cmocka_unit_test(test_first_finding),
 		cmocka_unit_test(test_known),
 		cmocka_unit_test(test_known_walk),
 		cmocka_unit_test(test_known_dash),

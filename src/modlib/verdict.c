@@ -3,17 +3,18 @@
  * The verdict rule shared by sld_compat.ko and sldctl, so the kernel and
  * the tool always agree on what a module is.
  */
-#include "x86scan.h"
+#include "verdict.h"
 #include "hypervisors.h"
 
-/*
- * "Hypervisor text" means instructions only a VMM executes. VMCALL,
- * VMFUNC and VMMCALL are executed by guests (KVM/Hyper-V/Xen paravirt
- * calls), so a guest driver that makes hypercalls is not a hypervisor.
- */
-static bool host_only(enum x86_find f)
+/* "Hypervisor text" means instructions only a VMM executes (verdict.h). */
+bool sld_find_host_only(enum x86_find f)
 {
 	return f != X86_F_VMCALL && f != X86_F_VMFUNC && f != X86_F_VMMCALL;
+}
+
+bool sld_find_host_vmx(enum x86_find f)
+{
+	return x86_find_class(f) == X86_C_VMX && sld_find_host_only(f);
 }
 
 static bool has_class(const struct x86scan_stats *st, enum x86_find_class c)
@@ -23,7 +24,7 @@ static bool has_class(const struct x86scan_stats *st, enum x86_find_class c)
 	if (!st)
 		return false;
 	for (f = 0; f < X86_F_COUNT; f++)
-		if (st->count[f] && host_only(f) && x86_find_class(f) == c)
+		if (st->count[f] && sld_find_host_only(f) && x86_find_class(f) == c)
 			return true;
 	return false;
 }
@@ -88,4 +89,29 @@ const char *sld_reason_name(enum sld_reason r)
 	if ((unsigned int)r >= sizeof(names) / sizeof(names[0]))
 		return "unknown";
 	return names[r];
+}
+
+/* Does f come before g: by section, then by offset? */
+static bool earlier(const struct x86scan_stats *st, const uint8_t *sec,
+		    int f, int g)
+{
+	unsigned int sf = sec ? sec[f] : 0, sg = sec ? sec[g] : 0;
+
+	return sf < sg || (sf == sg && st->first[f] < st->first[g]);
+}
+
+enum x86_find sld_first_finding(const struct x86scan_stats *st,
+				const uint8_t *sec, bool hypervisor)
+{
+	int f, best = X86_F_NONE, pass;
+
+	for (pass = !hypervisor; pass < 2 && best == X86_F_NONE; pass++) {
+		for (f = 0; f < X86_F_COUNT; f++) {
+			if (!st->count[f] || (!pass && !sld_find_host_vmx(f)))
+				continue;
+			if (best == X86_F_NONE || earlier(st, sec, f, best))
+				best = f;
+		}
+	}
+	return (enum x86_find)best;
 }

@@ -5,9 +5,15 @@
  * by len and a last string without its NUL is ignored: its value would not
  * be a C string inside the blob.
  */
-#include "x86scan.h"
+#ifdef __KERNEL__
+#include <linux/string.h>
+#else
+#include <string.h>
+#endif
 
-const char *x86_modinfo_get(const char *blob, size_t len, const char *key)
+#include "modinfo.h"
+
+const char *sld_modinfo_get(const char *blob, size_t len, const char *key)
 {
 	size_t klen = strlen(key), i = 0;
 
@@ -27,9 +33,9 @@ const char *x86_modinfo_get(const char *blob, size_t len, const char *key)
 	return NULL;
 }
 
-bool x86_modinfo_sld_safe(const char *blob, size_t len)
+bool sld_modinfo_sld_safe(const char *blob, size_t len)
 {
-	const char *v = x86_modinfo_get(blob, len, "sld_safe");
+	const char *v = sld_modinfo_get(blob, len, "sld_safe");
 
 	if (!v)
 		return false;
