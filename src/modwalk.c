@@ -29,7 +29,9 @@
  */
 static DEFINE_MUTEX(preload_lock);
 
-typedef char modname_t[MODULE_NAME_LEN];
+struct modname {
+	char s[MODULE_NAME_LEN];
+};
 
 static unsigned int count_modules(struct list_head *modules, struct mutex *mm)
 {
@@ -48,12 +50,12 @@ static unsigned int count_modules(struct list_head *modules, struct mutex *mm)
  * load after the count are decided by the notifier, but may take places
  * in the list: retry with room for them rather than drop one silently.
  */
-static modname_t *loaded_names(struct list_head *modules, struct mutex *mm,
+static struct modname *loaded_names(struct list_head *modules, struct mutex *mm,
 			       unsigned int *n)
 {
 	unsigned int max = count_modules(modules, mm) + 32, tries;
 	struct module *mod;
-	modname_t *names;
+	struct modname *names;
 
 	for (tries = 0; tries < 4; tries++, max *= 2) {
 		bool full = false;
@@ -70,7 +72,7 @@ static modname_t *loaded_names(struct list_head *modules, struct mutex *mm,
 				full = true;
 				break;
 			}
-			strscpy(names[(*n)++], mod->name, MODULE_NAME_LEN);
+			strscpy(names[(*n)++].s, mod->name, MODULE_NAME_LEN);
 		}
 		mutex_unlock(mm);
 		if (!full)
@@ -106,7 +108,7 @@ void sld_modwalk(void (*fn)(struct module *mod))
 	struct list_head *modules = (void *)sld_lookup("modules");
 	struct mutex *mm = (void *)sld_lookup("module_mutex");
 	unsigned int n = 0, i;
-	modname_t *names;
+	struct modname *names;
 
 	if (!modules || !mm) {
 		sld_degrade("modscan-preloaded", "kernel has no modules list symbol");
@@ -119,7 +121,7 @@ void sld_modwalk(void (*fn)(struct module *mod))
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		struct module *mod = hold_live(modules, mm, names[i]);
+		struct module *mod = hold_live(modules, mm, names[i].s);
 
 		if (!mod)
 			continue;

@@ -475,12 +475,26 @@ static bool is_legacy_prefix(uint8_t c)
 static void note_prefix(struct x86_dec *d, uint8_t c)
 {
 	switch (c) {
-	case 0x66: d->pfx |= X86_P_66; break;
-	case 0x67: d->pfx |= X86_P_67; break;
-	case 0xf0: d->pfx |= X86_P_F0; break;
-	case 0xf2: d->pfx |= X86_P_F2; d->rep = c; break;
-	case 0xf3: d->pfx |= X86_P_F3; d->rep = c; break;
-	default: d->pfx |= X86_P_SEG; break;
+	case 0x66:
+		d->pfx |= X86_P_66;
+		break;
+	case 0x67:
+		d->pfx |= X86_P_67;
+		break;
+	case 0xf0:
+		d->pfx |= X86_P_F0;
+		break;
+	case 0xf2:
+		d->pfx |= X86_P_F2;
+		d->rep = c;
+		break;
+	case 0xf3:
+		d->pfx |= X86_P_F3;
+		d->rep = c;
+		break;
+	default:
+		d->pfx |= X86_P_SEG;
+		break;
 	}
 }
 

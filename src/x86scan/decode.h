@@ -48,9 +48,11 @@
  * an arithmetic shift makes a mask of it.
  */
 #define X_ESC	0x100	/* 0f: the opcode continues in the 0f map */
-#define X_SLOW	0x200	/* always left to x86_decode: other maps, VEX,
-			 * EVEX, XOP, 3DNow!, finder opcodes, MOV CR/DR,
-			 * opcodes objdump names by ModRM.rm */
+/*
+ * Always left to x86_decode: other maps, VEX, EVEX, XOP, 3DNow!, finder
+ * opcodes, MOV CR/DR, opcodes objdump names by ModRM.rm.
+ */
+#define X_SLOW	0x200
 #define X_GRP3	0x400	/* f6/f7: /0 and /1 (test) take an immediate */
 #define X_F8	0x800	/* c6/c7: ModRM f8..ff (xabort, xbegin, bad) */
 #define X_M3	0x1000	/* 0f ae: register forms named by ModRM.rm */

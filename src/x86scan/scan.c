@@ -61,7 +61,8 @@ static enum x86_find find_0f01(const struct x86_insn *in)
 	case 0xd4: return X86_F_VMFUNC;
 	case 0xd8: return X86_F_VMRUN;
 	/* f2/f3 0f 01 d9 is vmgexit (SEV-ES guest), not vmmcall */
-	case 0xd9: return in->mandatory ? X86_F_NONE : X86_F_VMMCALL;
+	case 0xd9:
+		return in->mandatory ? X86_F_NONE : X86_F_VMMCALL;
 	case 0xda: return X86_F_VMLOAD;
 	case 0xdb: return X86_F_VMSAVE;
 	case 0xdc: return X86_F_STGI;

@@ -57,9 +57,11 @@ enum x86_find_class x86_find_class(enum x86_find f);
 #define X86_P_SEG	0x20	/* any segment override */
 
 struct x86_insn {
-	uint8_t len;		/* total length in bytes, 1..15; on
-				 * X86_INVALID: bytes objdump shows as
-				 * "(bad)" (or as lone prefixes), 1..15 */
+	/*
+	 * Total length in bytes, 1..15; on X86_INVALID: the bytes objdump
+	 * shows as "(bad)" (or as lone prefixes), 1..15.
+	 */
+	uint8_t len;
 	uint8_t map;		/* X86_MAP_* */
 	uint8_t opcode;		/* last opcode byte */
 	uint8_t modrm;		/* valid if has_modrm */
@@ -67,9 +69,11 @@ struct x86_insn {
 	enum x86_find find;	/* X86_F_NONE unless a finder instruction */
 	uint8_t prefixes;	/* X86_P_* */
 	uint8_t rex;		/* REX byte, 0 if none */
-	uint8_t mandatory;	/* 0, 0x66, 0xf3 or 0xf2: the prefix that
-				 * selects the opcode (last of f2/f3 wins,
-				 * then 66), as objdump picks it */
+	/*
+	 * 0, 0x66, 0xf3 or 0xf2: the prefix that selects the opcode (last
+	 * of f2/f3 wins, then 66), as objdump picks it.
+	 */
+	uint8_t mandatory;
 };
 
 enum x86_map {

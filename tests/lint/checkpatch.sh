@@ -18,9 +18,11 @@
 #     the unit tests and fuzzers, in userspace, where the kernel's
 #     ARRAY_SIZE() and its attribute macros (noinline, __always_inline)
 #     do not exist: ARRAY_SIZE, PREFER_DEFINED_ATTRIBUTE_MACRO.
-#   src/x86scan/decode.c: its opcode tables are built by macros that
-#     expand to initializer lists, which no parentheses can enclose:
-#     COMPLEX_MACRO.
+#   src/x86scan/decode.c, decode_fast.c: their opcode tables are built by
+#     macros that expand to initializer lists (designated ranges such as
+#     "[x + 0 ... x + 3] = ..., [x + 4] = ..."), which no parentheses can
+#     enclose and whose "[" checkpatch takes for an array index:
+#     COMPLEX_MACRO, BRACKET_SPACE.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -63,7 +65,7 @@ ignore_for() {
 	src/x86scan/*|src/schema/*|src/modlib/*) i=ARRAY_SIZE,PREFER_DEFINED_ATTRIBUTE_MACRO ;;
 	esac
 	case $1 in
-	src/x86scan/decode.c) i=$i,COMPLEX_MACRO ;;
+	src/x86scan/decode.c|src/x86scan/decode_fast.c) i=$i,COMPLEX_MACRO,BRACKET_SPACE ;;
 	esac
 	echo "$i"
 }
