@@ -5,10 +5,10 @@
  * `hypervisor` (policy protect) is protected from that moment.
  *
  * Generic path: while some watched module's ioctl entry is unknown, a
- * kprobe on security_file_ioctl() (sys_ioctl calls it for every ioctl,
- * from another file, so it is never inlined; vfs_ioctl, the obvious
- * place, is inlined into sys_ioctl on Debian's kernels and its probe never
- * fires) compares file->f_op->owner with the watched modules. The first hit protects the caller and tells us the entry,
+ * kprobe on security_file_ioctl() (the ioctl syscall calls it for every
+ * ioctl before the driver's handler, and from another file, so it is
+ * never inlined) compares file->f_op->owner with the watched modules.
+ * The first hit protects the caller and tells us the entry,
  * f_op->unlocked_ioctl; the caller itself then places a kprobe on that
  * function before its ioctl returns (see learn_queue()) and, once every
  * watched module's entry is known, the generic probe goes idle: from then

@@ -52,8 +52,6 @@ int sld_parse_enum(const char *val, const char *const *names,
 void sld_knobs_lock(void);
 void sld_knobs_unlock(void);
 
-#endif /* SLD_KNOBS_H */
-
 /*
  * A knob whose value is a list of names: "a,b" replaces the list, "+a,-b"
  * edits it (then every entry is an edit), "-" alone clears it. Reads show
@@ -77,3 +75,5 @@ int sld_names_edit(const struct sld_names *old, const char *val,
 		   const char **why);
 int sld_names_show(const struct sld_names *l, char *buf, size_t size);
 void sld_names_free(struct sld_names *l);
+
+#endif /* SLD_KNOBS_H */
