@@ -46,6 +46,10 @@
 #include <asm/ibt.h>
 
 #include "sld_compat.h"
+#include "degraded.h"
+#include "hooks.h"
+#include "policy.h"
+#include "symbols.h"
 #include "compat/compat.h"
 #include "x86scan.h"
 #include "trust.h"

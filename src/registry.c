@@ -19,6 +19,7 @@
 #include <linux/string.h>
 
 #include "sld_compat.h"
+#include "symbols.h"
 #include "knobs.h"
 #include "x86scan.h"
 

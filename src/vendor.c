@@ -13,6 +13,7 @@
 #include <linux/preempt.h>
 
 #include "sld_compat.h"
+#include "core_msr.h"
 #include "include/sld_compat.h"
 #include "x86scan.h"
 
