@@ -85,7 +85,6 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
-#include "compat/compat.h"
 #include "sld_compat.h"
 #include "core_msr.h"
 #include "degraded.h"
