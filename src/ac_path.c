@@ -30,6 +30,12 @@
 #include <asm/processor-flags.h>
 
 #include "sld_compat.h"
+#include "ac_path.h"
+#include "core_msr.h"
+#include "exempt.h"
+#include "hooks.h"
+#include "symbols.h"
+#include "task_sld.h"
 
 static atomic_long_t ac_user_handled, ac_guest_handled;
 static atomic_long_t ac_user_passed, ac_guest_passed;
@@ -65,16 +71,16 @@ void sld_ac_just_return(void);
 
 static int take_over(struct pt_regs *regs, bool guest)
 {
-	enum sld_why why;
+	struct sld_owner *o;
 
 	if (!sld_task_protected()) {
-		why = sld_exempt_match();
-		if (why == SLD_WHY_NONE) {
+		o = sld_exempt_match();
+		if (!o) {
 			atomic_long_inc(guest ? &ac_guest_passed :
 					&ac_user_passed);
 			return 0;
 		}
-		if (sld_task_protect(why, -1)) {
+		if (sld_task_protect(o)) {
 			atomic_long_inc(&ac_not_protected);
 			return 0;
 		}
@@ -90,7 +96,7 @@ static int take_over(struct pt_regs *regs, bool guest)
 		break;
 	}
 	atomic_long_inc(guest ? &ac_guest_handled : &ac_user_handled);
-	sld_hv_count_ac(sld_task_ac(guest), guest);
+	sld_task_ac(guest);
 	regs->ax = true;
 	instruction_pointer_set(regs, (unsigned long)sld_ac_just_return);
 	return 1;

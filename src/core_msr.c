@@ -42,6 +42,10 @@
 
 #include "compat/compat.h"
 #include "sld_compat.h"
+#include "core_msr.h"
+#include "degraded.h"
+#include "hooks.h"
+#include "symbols.h"
 
 #define CORE_LOCK_BITS			6
 
@@ -56,7 +60,7 @@ struct sld_cpu {
 
 static DEFINE_PER_CPU(struct sld_cpu, sld_cpu);
 static raw_spinlock_t core_locks[1 << CORE_LOCK_BITS];
-static DEFINE_MUTEX(disable_lock);
+static DEFINE_MUTEX(disable_lock);		/* lock order: knobs.c */
 static unsigned int disable_count;
 static int hp_state = -1;
 

@@ -11,6 +11,7 @@
 #include <linux/string.h>
 
 #include "sld_compat.h"
+#include "degraded.h"
 
 #define MAX_DEGRADED 16
 

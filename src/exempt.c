@@ -20,6 +20,12 @@
  * cgroup; fork keeps all three), and exec re-decides it. The protected
  * state itself (SLD off while running) is never inherited: fork starts the
  * child unprotected (task_sld.c).
+ *
+ * Each rule kind is an owner of protected tasks (struct sld_owner): this
+ * file tells task_sld.c when a kind has rules (sld_task_need), protects
+ * the tasks they match on its behalf, and releases them when the rules
+ * change. The probes that decide at exec, thread start and rename are
+ * here too: they ask the rules, task_sld.c only keeps the records.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,7 +42,11 @@
 #include "sld_compat.h"
 #include "x86scan.h"
 #include "compat/compat.h"
+#include "degraded.h"
+#include "exempt.h"
+#include "hooks.h"
 #include "knobs.h"
+#include "task_sld.h"
 
 /* Bounds: the knob schema (schema/knobs_table.h). */
 #define COMM_MAX	SLD_COMM_LIST_MAX
@@ -91,31 +101,40 @@ struct resolved {
 /* How one kind of resolved list checks, resolves and releases entries. */
 struct resolved_kind {
 	const char *knob;
-	enum sld_why why;
+	struct sld_owner *owner;
 	const struct sld_names_rule *rule;
 	int (*resolve)(struct resolved *r, unsigned int i, const char **why);
 	void (*release)(struct resolved *r);	/* optional */
 };
 
-/*
- * A rule changed: the tasks protected under the old rules of its kind are
- * released and decide again under the new ones (sld_task_release_exempt),
- * so that removing a rule takes effect for running tasks too. A task that
- * still matches pays one #AC (none at exec with exempt_proactive=Y).
- */
-static void recheck(enum sld_why why, const char *knob)
-{
-	unsigned int n = sld_task_release_exempt(why);
-
-	if (n)
-		pr_info("%s changed: %u task(s) it exempted decide again at their next split lock\n",
-			knob, n);
-}
+static struct sld_owner owner_comm = { .why = SLD_WHY_COMM };
+static struct sld_owner owner_path = { .why = SLD_WHY_PATH };
+static struct sld_owner owner_cgroup = { .why = SLD_WHY_CGROUP };
 
 static struct sld_names __rcu *comms;
 static struct resolved __rcu *paths;
 static struct resolved __rcu *cgroups;
 static bool proactive;
+
+static void update_hooks(void);
+
+/*
+ * A rule changed: the tasks protected under the old rules of its kind are
+ * released and decide again under the new ones (sld_task_release()), so
+ * that removing a rule takes effect for running tasks too. A task that
+ * still matches pays one #AC (none at exec with exempt_proactive=Y).
+ * Then the kind tells task_sld.c whether it still has rules.
+ */
+static void recheck(struct sld_owner *o, const char *knob, bool any)
+{
+	unsigned int n = sld_task_release(o);
+
+	if (n)
+		pr_info("%s changed: %u task(s) it exempted decide again at their next split lock\n",
+			knob, n);
+	sld_task_need(o, any);
+	update_hooks();
+}
 
 /* ---- matching (any context, current task) -------------------------------- */
 
@@ -164,32 +183,144 @@ static bool cgroup_match(struct task_struct *t)
 	return false;
 }
 
-/* Which rule exempts current, if any. Atomic context is fine. */
-enum sld_why sld_exempt_match(void)
+/* Which rule kind exempts current, if any (NULL). Atomic context is fine. */
+struct sld_owner *sld_exempt_match(void)
 {
 	struct task_struct *t = current;
-	enum sld_why why = SLD_WHY_NONE;
+	struct sld_owner *o = NULL;
 
 	rcu_read_lock();
 	if (comm_match(t))
-		why = SLD_WHY_COMM;
+		o = &owner_comm;
 	else if (path_match(t))
-		why = SLD_WHY_PATH;
+		o = &owner_path;
 	else if (cgroup_match(t))
-		why = SLD_WHY_CGROUP;
+		o = &owner_cgroup;
 	rcu_read_unlock();
-	return why;
+	return o;
 }
 
-bool sld_exempt_proactive(void)
-{
-	return READ_ONCE(proactive);
-}
-
-bool sld_exempt_any(void)
+static bool exempt_any(void)
 {
 	return rcu_access_pointer(comms) || rcu_access_pointer(paths) ||
 	       rcu_access_pointer(cgroups);
+}
+
+/* ---- deciding at exec, thread start and rename (probes, current) ---------- */
+
+/*
+ * setup_new_exec() returned: comm and exe are the new program's. An
+ * exemption is re-decided for it; a hypervisor task keeps its protection
+ * (task_sld.c drops only a record no hypervisor holds).
+ */
+static int exec_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct sld_owner *o = sld_exempt_match();
+
+	sld_task_exec(!!o);
+	if (o && READ_ONCE(proactive) && !sld_task_protected())
+		sld_task_protect(o);
+	return 0;
+}
+
+/*
+ * With exempt_proactive=Y a task an exemption matches is protected before
+ * its first split lock: at exec (above), when it starts (a vCPU thread is
+ * created long after its process's exec) and when it names itself (QEMU's
+ * "CPU 3/KVM" and VirtualBox's "EMT-3" threads name themselves once they
+ * run). Kernel threads and a process's kernel-side workers are never
+ * exempt ahead of a trap.
+ */
+static void proactive_decide(void)
+{
+	struct sld_owner *o;
+
+	if (!READ_ONCE(proactive) || (current->flags & SLD_PF_NOT_USER))
+		return;
+	o = sld_exempt_match();
+	if (o && !sld_task_protected())
+		sld_task_protect_ahead(o);
+}
+
+/* schedule_tail() returned: the first instructions of a new task. */
+static int start_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	proactive_decide();
+	return 0;
+}
+
+/*
+ * __set_task_comm(tsk, buf, exec): only a task naming itself, outside
+ * exec (exec_ret decides that one), in its own context.
+ */
+static int rename_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	/* exec is a bool: only its low byte is defined in the register. */
+	bool self = (struct task_struct *)regs->di == current &&
+		    !(u8)regs->dx && !(current->flags & SLD_PF_NOT_USER);
+
+	return self ? 0 : 1;	/* 1: no return handler for this call */
+}
+
+static int rename_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	proactive_decide();
+	sld_task_renamed();
+	return 0;
+}
+
+static struct sld_hook hook_exec = {
+	.name = "exec", .symbol = "setup_new_exec", .ret = true,
+	.handler = exec_ret,
+};
+
+static struct sld_hook hook_start = {
+	.name = "task-start", .symbol = "schedule_tail", .ret = true,
+	.handler = start_ret, .on_demand = true,
+};
+
+static struct sld_hook hook_rename = {
+	.name = "task-rename", .symbol = "__set_task_comm", .ret = true,
+	.entry = rename_entry, .handler = rename_ret, .on_demand = true,
+};
+
+/*
+ * Probes on every fork and rename: armed only while they can act (hooks.c
+ * arms them only while enabled=Y, too). Knobs mutex, or init.
+ */
+static void update_hooks(void)
+{
+	bool want = sld_task_possible() && exempt_any() && READ_ONCE(proactive);
+
+	sld_hook_want(&hook_start, want);
+	sld_hook_want(&hook_rename, want);
+}
+
+/* Before sld_hooks_init(), after sld_task_setup(). */
+void sld_exempt_setup(void)
+{
+	if (!IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS))
+		return;
+	sld_hook_add(&hook_exec);
+	sld_hook_add(&hook_start);
+	sld_hook_add(&hook_rename);
+}
+
+/* After sld_task_init(): the rules given at load act from now on. */
+void sld_exempt_init(void)
+{
+	if (sld_task_possible() && !hook_exec.registered)
+		sld_degrade("exec", "no setup_new_exec probe: exemptions act from the first split lock only");
+	if (sld_task_possible() && !hook_start.registered)
+		sld_degrade("task-start", "no schedule_tail probe: new threads of exempt processes are protected from their first split lock");
+	if (sld_task_possible() && !hook_rename.registered)
+		sld_degrade("task-rename", "no __set_task_comm probe: a thread exempt by its new name is protected from its first split lock");
+	sld_knobs_lock();
+	sld_task_need(&owner_comm, !!rcu_access_pointer(comms));
+	sld_task_need(&owner_path, !!rcu_access_pointer(paths));
+	sld_task_need(&owner_cgroup, !!rcu_access_pointer(cgroups));
+	update_hooks();
+	sld_knobs_unlock();
 }
 
 /* ---- exempt_comm ----------------------------------------------------------- */
@@ -227,8 +358,7 @@ static int comm_set(const char *val, const char **why)
 	rcu_assign_pointer(comms, l);
 	synchronize_rcu();
 	sld_names_free(old);
-	recheck(SLD_WHY_COMM, "exempt_comm");
-	sld_task_refresh();
+	recheck(&owner_comm, "exempt_comm", !!l);
 	return 0;
 }
 
@@ -282,8 +412,7 @@ static int resolved_set(struct resolved __rcu **slot,
 	rcu_assign_pointer(*slot, r);
 	synchronize_rcu();
 	resolved_free(kind, old);
-	recheck(kind->why, kind->knob);
-	sld_task_refresh();
+	recheck(kind->owner, kind->knob, !!r);
 	return 0;
 }
 
@@ -345,7 +474,7 @@ static int path_resolve(struct resolved *r, unsigned int i, const char **why)
 }
 
 static const struct resolved_kind path_kind = {
-	.knob = "exempt_path", .why = SLD_WHY_PATH, .rule = &path_rule, .resolve = path_resolve,
+	.knob = "exempt_path", .owner = &owner_path, .rule = &path_rule, .resolve = path_resolve,
 };
 
 static int path_set(const char *val, const char **why)
@@ -404,7 +533,7 @@ static void cgroups_put(struct resolved *r)
 }
 
 static const struct resolved_kind cgroup_kind = {
-	.knob = "exempt_cgroup", .why = SLD_WHY_CGROUP,
+	.knob = "exempt_cgroup", .owner = &owner_cgroup,
 	.rule = &cgroup_rule, .resolve = cgroup_resolve,
 	.release = cgroups_put,
 };
@@ -435,7 +564,7 @@ static int proactive_set(const char *val, const char **why)
 	if (err)
 		return err;
 	WRITE_ONCE(proactive, on);
-	sld_task_refresh();	/* arms or disarms the start and rename probes */
+	update_hooks();
 	return 0;
 }
 

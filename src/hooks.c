@@ -15,6 +15,9 @@
 #include <linux/mutex.h>
 
 #include "sld_compat.h"
+#include "degraded.h"
+#include "hooks.h"
+#include "symbols.h"
 
 #define MAX_HOOKS 16	/* 10 today */
 
@@ -26,7 +29,7 @@ static bool armed;
  * can tell later whether the probes may have been off since (modscan.c).
  */
 static unsigned long arm_gen;
-static DEFINE_MUTEX(hooks_lock);
+static DEFINE_MUTEX(hooks_lock);	/* lock order: knobs.c */
 
 /* Called by features during init, before sld_hooks_init(). */
 void sld_hook_add(struct sld_hook *h)

@@ -5,10 +5,10 @@
  * `hypervisor` (policy protect) is protected from that moment.
  *
  * Generic path: while some watched module's ioctl entry is unknown, a
- * kprobe on security_file_ioctl() (sys_ioctl calls it for every ioctl,
- * from another file, so it is never inlined; vfs_ioctl, the obvious
- * place, is inlined into sys_ioctl on Debian's kernels and its probe never
- * fires) compares file->f_op->owner with the watched modules. The first hit protects the caller and tells us the entry,
+ * kprobe on security_file_ioctl() (the ioctl syscall calls it for every
+ * ioctl before the driver's handler, and from another file, so it is
+ * never inlined) compares file->f_op->owner with the watched modules.
+ * The first hit protects the caller and tells us the entry,
  * f_op->unlocked_ioctl; the caller itself then places a kprobe on that
  * function before its ioctl returns (see learn_queue()) and, once every
  * watched module's entry is known, the generic probe goes idle: from then
@@ -26,6 +26,12 @@
  *            not found, the learned VBoxDrvLinuxIOCtl_<version> handler
  *
  * 32-bit VMMs (compat_ioctl) are not seen by the generic path.
+ *
+ * Each watched module is an owner of protected tasks (struct sld_owner,
+ * task_sld.h) kept in its slot: its probes protect tasks on its behalf,
+ * task_sld.c counts them and their split locks into it, and it is told
+ * when the module is watched (sld_task_need) and unwatched
+ * (sld_task_release).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,7 +46,12 @@
 #include <asm/ibt.h>
 
 #include "sld_compat.h"
+#include "degraded.h"
+#include "hooks.h"
+#include "hvwatch.h"
 #include "hypervisors.h"
+#include "symbols.h"
+#include "task_sld.h"
 
 #define HV_MAX	16
 
@@ -49,18 +60,20 @@ enum hv_via { VIA_NONE, VIA_PROFILE, VIA_LEARNED };
 struct hv_entry {
 	struct module *mod;		/* NULL: free slot */
 	unsigned int refs;		/* modscan records watching it */
-	char name[MODULE_NAME_LEN];
 	unsigned long learned;		/* f_op->unlocked_ioctl seen */
 	enum hv_via via;
 	struct kprobe kp;
 	bool kp_on;
 	int kp_err;
-	/* Last: a reloaded module's slot is cleared up to here, not beyond. */
-	atomic_long_t tasks, ac_user, ac_guest;
+	/*
+	 * Last: a reloaded module's slot is cleared up to here, not beyond:
+	 * it keeps its name and counters.
+	 */
+	struct sld_owner owner;
 };
 
 static struct hv_entry hv[HV_MAX];
-static DEFINE_MUTEX(hv_mutex);
+static DEFINE_MUTEX(hv_mutex);		/* lock order: knobs.c */
 /*
  * Whether entry probes are armed (enabled=Y), as sld_hv_arm() last set it.
  * Not the knob itself: place() and sld_hv_arm() both run under hv_mutex,
@@ -68,34 +81,9 @@ static DEFINE_MUTEX(hv_mutex);
  * the knob is written outside that lock.
  */
 static bool hv_armed;
-static unsigned int nwatched;
 
 static void learn_fn(struct work_struct *w);
 static DECLARE_WORK(learn_work, learn_fn);
-
-bool sld_hv_any(void)
-{
-	return READ_ONCE(nwatched) > 0;
-}
-
-void sld_hv_count_task(int slot)
-{
-	if (slot >= 0 && slot < HV_MAX)
-		atomic_long_inc(&hv[slot].tasks);
-}
-
-void sld_hv_count_ac(int slot, bool guest)
-{
-	if (slot >= 0 && slot < HV_MAX)
-		atomic_long_inc(guest ? &hv[slot].ac_guest : &hv[slot].ac_user);
-}
-
-void sld_hv_name(int slot, char *buf, size_t size)
-{
-	const char *name = slot >= 0 && slot < HV_MAX ? hv[slot].name : "";
-
-	strscpy(buf, name[0] ? name : "-", size);
-}
 
 /* ---- the probes (atomic) ---------------------------------------------------------- */
 
@@ -127,7 +115,7 @@ static int entry_pre(struct kprobe *kp, struct pt_regs *regs)
 	if (READ_ONCE(e->via) == VIA_LEARNED &&
 	    !file_trusted((struct file *)regs->di))
 		return 0;
-	sld_task_protect(SLD_WHY_HV, e - hv);
+	sld_task_protect(&e->owner);
 	return 0;
 }
 
@@ -191,7 +179,7 @@ static int learn_pre(struct kprobe *kp, struct pt_regs *regs)
 		 */
 		if (!file_trusted(f))
 			break;
-		sld_task_protect(SLD_WHY_HV, i);
+		sld_task_protect(&hv[i].owner);
 		if (fops->unlocked_ioctl &&
 		    !cmpxchg(&hv[i].learned, 0,
 			     (unsigned long)fops->unlocked_ioctl))
@@ -259,12 +247,12 @@ static void learn_all(void)
 		if (!in_module_core(e->mod, addr)) {
 			e->kp_err = -EFAULT;
 			pr_info("%s: ioctl entry %ps is not in its text: keeping the generic ioctl probe\n",
-				e->name, (void *)addr);
+				e->owner.name, (void *)addr);
 			continue;
 		}
 		if (!place(e, addr, VIA_LEARNED))
 			pr_info("%s: ioctl entry %ps hooked, generic ioctl probe no longer needed for it\n",
-				e->name, (void *)addr);
+				e->owner.name, (void *)addr);
 	}
 	update_learning();
 	mutex_unlock(&hv_mutex);
@@ -309,18 +297,27 @@ asm(".pushsection .text, \"ax\"\n"
 static void try_profile(struct hv_entry *e)
 {
 	char sym[MODULE_NAME_LEN + KSYM_NAME_LEN];
-	const struct sld_known_hv *hv = sld_known_hv_find(e->name);
+	const struct sld_known_hv *hv = sld_known_hv_find(e->owner.name);
 	unsigned long addr;
 
 	if (!hv || !hv->entry)
 		return;
-	snprintf(sym, sizeof(sym), "%s:%s", e->name, hv->entry);
+	snprintf(sym, sizeof(sym), "%s:%s", e->owner.name, hv->entry);
 	addr = sld_lookup(sym);
 	if (addr && in_module_core(e->mod, addr) && !place(e, addr, VIA_PROFILE))
-		pr_info("%s: profile entry %s hooked\n", e->name, hv->entry);
+		pr_info("%s: profile entry %s hooked\n", e->owner.name, hv->entry);
 }
 
 /* ---- watch / unwatch (modscan.c, sleepable) --------------------------------------------- */
+
+/* hv_mutex held. A slot's owner as new: no name, no counts. */
+static void owner_reset(struct sld_owner *o)
+{
+	memset(o->name, 0, sizeof(o->name));
+	atomic_long_set(&o->tasks, 0);
+	atomic_long_set(&o->ac_user, 0);
+	atomic_long_set(&o->ac_guest, 0);
+}
 
 /*
  * hv_mutex held. A free slot for a newly watched module: the one it had
@@ -338,16 +335,17 @@ static struct hv_entry *pick_slot(const char *name)
 
 		if (e->mod)
 			continue;
-		if (!strcmp(e->name, name))
+		if (!strcmp(e->owner.name, name))
 			return e;
-		if (!e->name[0] && !unused)
+		if (!e->owner.name[0] && !unused)
 			unused = e;
 		if (!any)
 			any = e;
 	}
 	if (unused || !any)
 		return unused;
-	memset(any, 0, sizeof(*any));
+	memset(any, 0, offsetof(struct hv_entry, owner));
+	owner_reset(&any->owner);
 	return any;
 }
 
@@ -369,16 +367,15 @@ void sld_hv_watch(struct module *mod)
 			mod->name, HV_MAX);
 		goto out;
 	}
-	memset(e, 0, offsetof(struct hv_entry, tasks));
+	memset(e, 0, offsetof(struct hv_entry, owner));
 	e->refs = 1;
-	strscpy(e->name, mod->name, sizeof(e->name));
+	strscpy(e->owner.name, mod->name, sizeof(e->owner.name));
 	WRITE_ONCE(e->mod, mod);
-	WRITE_ONCE(nwatched, nwatched + 1);
 	try_profile(e);
 	update_learning();
+	sld_task_need(&e->owner, true);
 out:
 	mutex_unlock(&hv_mutex);
-	sld_task_refresh();
 }
 
 /*
@@ -400,15 +397,14 @@ void sld_hv_unwatch(struct module *mod)
 			unregister_kprobe(&e->kp);
 		e->kp_on = false;
 		WRITE_ONCE(e->mod, NULL);
-		WRITE_ONCE(nwatched, nwatched - 1);
-		n = sld_task_release_hv(i);
+		n = sld_task_release(&e->owner);
 		if (n)
 			pr_info("%s: no longer watched: %u protected task(s) released\n",
-				e->name, n);
+				e->owner.name, n);
+		sld_task_need(&e->owner, false);
 	}
 	update_learning();
 	mutex_unlock(&hv_mutex);
-	sld_task_refresh();
 }
 
 /* enabled=Y/N: entry probes follow the hooks. */
@@ -433,6 +429,10 @@ void sld_hv_arm(bool on)
 
 void sld_hv_setup(void)
 {
+	unsigned int i;
+
+	for (i = 0; i < HV_MAX; i++)
+		hv[i].owner.why = SLD_WHY_HV;
 	hv_armed = READ_ONCE(sld_knobs.enabled);	/* as given at load */
 	if (sld_lookup(hook_learn.symbol))
 		sld_hook_add(&hook_learn);
@@ -463,8 +463,8 @@ void sld_hv_exit(void)
 			unregister_kprobe(&hv[i].kp);
 		hv[i].kp_on = false;
 		WRITE_ONCE(hv[i].mod, NULL);
+		sld_task_need(&hv[i].owner, false);
 	}
-	nwatched = 0;
 	mutex_unlock(&hv_mutex);
 }
 
@@ -502,10 +502,10 @@ int sld_hv_show(char *buf, size_t size)
 		strreplace(sym, ' ', '\0');
 		n += scnprintf(buf + n, size - n,
 			       "%s state=%s via=%s entry=%s tasks=%ld ac_user=%ld ac_guest=%ld\n",
-			       e->name, state(e), via[e->via], sym,
-			       atomic_long_read(&e->tasks),
-			       atomic_long_read(&e->ac_user),
-			       atomic_long_read(&e->ac_guest));
+			       e->owner.name, state(e), via[e->via], sym,
+			       atomic_long_read(&e->owner.tasks),
+			       atomic_long_read(&e->owner.ac_user),
+			       atomic_long_read(&e->owner.ac_guest));
 	}
 	mutex_unlock(&hv_mutex);
 	if (!n)

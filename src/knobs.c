@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The knob framework and the knobs of the core (enabled, verbose).
- * Feature files declare their own knobs with SLD_KNOB().
+ * The knob framework and the verbose knob. Feature files declare their
+ * own knobs with SLD_KNOB() (main.c: enabled); this file calls none of
+ * them but through their setters.
  *
  * Every write goes through knob_store(): it rejects empty values, values
  * longer than the knob allows, embedded NULs, control characters, bytes
@@ -28,8 +29,27 @@ struct sld_knobs sld_knobs = {
 	.verbose = 1,
 };
 
+/*
+ * The lock order of sld_compat, written down once: a lock is taken only
+ * with locks above it (on its path from the top) held, never one below.
+ *
+ *   knobs_mutex			every knob write (here)
+ *     records_lock		modscan.c, re-deciding loaded modules;
+ *				a load comes in as module_mutex ->
+ *				preload_lock -> records_lock
+ *       hv_mutex		hvwatch.c, watching a module
+ *         task_mutex		task_sld.c, the preempt-notifier key
+ *         hooks_lock		hooks.c, arming on-demand probes
+ *       disable_lock		core_msr.c, the global SLD disable
+ *     hooks_lock, hv_mutex, task_mutex	enabled, exempt_* directly
+ *
+ * registry_lock (registry.c) is a leaf under knobs_mutex or
+ * records_lock. Below all of them, and nested in none of each other,
+ * the raw spinlocks of the paths that run with preemption or irqs off:
+ * pool_lock (task_sld.c), core_locks (core_msr.c), pending_lock
+ * (modscan.c); degraded_lock (degraded.c) is a leaf too.
+ */
 static DEFINE_MUTEX(knobs_mutex);
-static bool knobs_live;		/* init done: setters may act, not just store */
 static struct attribute **knob_attrs;
 static struct attribute_group knob_group = { .name = "parameters" };
 
@@ -260,41 +280,6 @@ static ssize_t knob_store(SLD_MODATTR_CONST struct module_attribute *attr,
 
 /* ---- the core knobs ----------------------------------------------------- */
 
-static int enabled_set(const char *val, const char **why)
-{
-	bool on;
-	int err = sld_parse_bool(val, &on, why);
-
-	if (err)
-		return err;
-	if (knobs_live && on != sld_knobs.enabled) {
-		err = sld_hooks_arm(on);
-		if (err) {
-			*why = "hooks could not be switched";
-			return err;
-		}
-		sld_hv_arm(on);
-	}
-	WRITE_ONCE(sld_knobs.enabled, on);
-	if (knobs_live) {
-		sld_task_refresh();
-		/* N gives disable holds back and stops refusing; Y re-takes. */
-		sld_modscan_redecide("enabled");
-	}
-	return 0;
-}
-
-static int enabled_show(char *buf, size_t size)
-{
-	return scnprintf(buf, size, "%c\n", sld_knobs.enabled ? 'Y' : 'N');
-}
-
-static struct sld_knob knob_enabled = {
-	.schema = &sld_knob_schema[SLD_KN_ENABLED],
-	.set = enabled_set, .show = enabled_show,
-};
-SLD_KNOB(enabled, knob_enabled);
-
 static int verbose_set(const char *val, const char **why)
 {
 	int v;
@@ -361,9 +346,6 @@ int sld_knobs_init(void)
 		knob_attrs = NULL;
 		return err;
 	}
-	mutex_lock(&knobs_mutex);
-	knobs_live = true;
-	mutex_unlock(&knobs_mutex);
 	return 0;
 }
 
@@ -372,9 +354,6 @@ void sld_knobs_exit(void)
 	if (!knob_attrs)
 		return;
 	sysfs_remove_group(&THIS_MODULE->mkobj.kobj, &knob_group);
-	mutex_lock(&knobs_mutex);
-	knobs_live = false;
-	mutex_unlock(&knobs_mutex);
 	kfree(knob_attrs);
 	knob_attrs = NULL;
 }

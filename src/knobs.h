@@ -49,9 +49,15 @@ int sld_parse_int(const char *val, int min, int max, int *out,
 int sld_parse_enum(const char *val, const char *const *names,
 		   unsigned int n, unsigned int *out, const char **why);
 
-/* Serialises every knob write and the reads that need a whole value. */
+/*
+ * Serialises every knob write and the reads that need a whole value;
+ * the outermost lock of sld_compat (lock order: knobs.c).
+ */
 void sld_knobs_lock(void);
 void sld_knobs_unlock(void);
+
+int sld_knobs_init(void);	/* the sysfs files, last at load */
+void sld_knobs_exit(void);
 
 /*
  * A knob whose value is a list of names, in the grammar of every list

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sld_compat: per-task split-lock detection for hosts that run VMX
- * hypervisors unprepared for it. This file only orders init and exit.
+ * hypervisors unprepared for it. This file orders init and exit, and
+ * owns the one switch that reaches every part: the `enabled` knob.
  *
  * Init order matters: learn the kernel first (symbols), then let features
  * add their hooks, then place them, then publish knobs and status last so
@@ -13,7 +14,18 @@
 #include <linux/module.h>
 
 #include "sld_compat.h"
+#include "ac_path.h"
+#include "core_msr.h"
+#include "degraded.h"
+#include "exempt.h"
+#include "hooks.h"
+#include "hvwatch.h"
+#include "knobs.h"
 #include "modscan.h"
+#include "policy.h"
+#include "status.h"
+#include "symbols.h"
+#include "task_sld.h"
 
 static void say_what_we_found(void)
 {
@@ -28,6 +40,54 @@ static void say_what_we_found(void)
 	else if (!sld_kernel.cpu_sld)
 		pr_info("CPU has no split-lock detection: MSR_TEST_CTRL is never written, the account records intent only\n");
 }
+
+/* ---- enabled: every hook, every protected task, every policy hold ----- */
+
+static bool running;	/* knobs mutex: init done, a write switches */
+
+static int enabled_set(const char *val, const char **why)
+{
+	bool on;
+	int err = sld_parse_bool(val, &on, why);
+
+	if (err)
+		return err;
+	if (running && on != sld_knobs.enabled) {
+		err = sld_hooks_arm(on);
+		if (err) {
+			*why = "hooks could not be switched";
+			return err;
+		}
+		sld_hv_arm(on);
+	}
+	WRITE_ONCE(sld_knobs.enabled, on);
+	if (running) {
+		sld_task_refresh();
+		/* N gives disable holds back and stops refusing; Y re-takes. */
+		sld_modscan_redecide("enabled");
+	}
+	return 0;
+}
+
+static int enabled_show(char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%c\n", sld_knobs.enabled ? 'Y' : 'N');
+}
+
+static struct sld_knob knob_enabled = {
+	.schema = &sld_knob_schema[SLD_KN_ENABLED],
+	.set = enabled_set, .show = enabled_show,
+};
+SLD_KNOB(enabled, knob_enabled);
+
+static void set_running(bool on)
+{
+	sld_knobs_lock();
+	running = on;
+	sld_knobs_unlock();
+}
+
+/* ---- init and exit ---------------------------------------------------- */
 
 static int __init sld_compat_init(void)
 {
@@ -48,6 +108,7 @@ static int __init sld_compat_init(void)
 	err = sld_task_setup();
 	if (err)
 		goto out_free;
+	sld_exempt_setup();
 	sld_ac_setup();
 	sld_msr_setup();
 	sld_hv_setup();
@@ -55,18 +116,23 @@ static int __init sld_compat_init(void)
 	if (err)
 		goto out_hooks;
 	sld_task_init();
+	sld_exempt_init();
+	sld_policy_on_change(sld_modscan_redecide);
 	err = sld_modscan_init();
 	if (err)
 		goto out_task;
 	err = sld_status_init();
 	if (err)
 		goto out_modscan;
+	/* Before the sysfs files: no write may only store. */
+	set_running(true);
 	err = sld_knobs_init();
 	if (err)
 		goto out_status;
 	return 0;
 
 out_status:
+	set_running(false);
 	sld_status_exit();
 out_modscan:
 	sld_modscan_exit();
@@ -91,6 +157,7 @@ out_free:
 static void __exit sld_compat_exit(void)
 {
 	sld_knobs_exit();
+	set_running(false);
 	sld_status_exit();
 	sld_task_exit();
 	sld_modscan_exit();

@@ -24,6 +24,10 @@
 #include <asm/ibt.h>
 
 #include "sld_compat.h"
+#include "degraded.h"
+#include "hooks.h"
+#include "policy.h"
+#include "symbols.h"
 #include "compat/compat.h"
 #include "x86scan.h"
 #include "verdict.h"

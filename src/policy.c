@@ -12,7 +12,7 @@
  * on_hypervisor (like safe_modules, hypervisor_modules and enabled)
  * re-decides each live record (modscan.c), which moves it here between
  * policies. modscan.c owns the records and the verdict; this file owns
- * what a verdict leads to.
+ * what a verdict leads to, and applies it (hvwatch.c, core_msr.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -20,8 +20,10 @@
 #include <linux/string.h>
 
 #include "sld_compat.h"
-#include "modscan.h"
+#include "core_msr.h"
+#include "hvwatch.h"
 #include "knobs.h"
+#include "policy.h"
 
 /* The schema's values, indexed by enum sld_policy. */
 static_assert(SLD_POLICY_PROTECT == 0 && SLD_POLICY_DISABLE == 1 &&
@@ -29,6 +31,15 @@ static_assert(SLD_POLICY_PROTECT == 0 && SLD_POLICY_DISABLE == 1 &&
 	      SLD_POLICY_NVALUES == 4);
 
 static unsigned int on_hypervisor = SLD_POLICY_PROTECT;
+static void (*redecide)(const char *knob);	/* knobs mutex */
+
+/* Before the knobs are live (main.c); load-time values need no redecide. */
+void sld_policy_on_change(void (*fn)(const char *knob))
+{
+	sld_knobs_lock();
+	redecide = fn;
+	sld_knobs_unlock();
+}
 
 enum sld_policy sld_policy(void)
 {
@@ -49,7 +60,8 @@ static int policy_set(const char *val, const char **why)
 	if (err)
 		return err;
 	WRITE_ONCE(on_hypervisor, p);
-	sld_modscan_redecide("on_hypervisor");
+	if (redecide)
+		redecide("on_hypervisor");
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 
 #include "sld_compat.h"
 #include "hypervisors.h"
+#include "symbols.h"
 #include "knobs.h"
 #include "names.h"
 #include "verdict.h"

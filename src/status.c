@@ -14,6 +14,14 @@
 #include <linux/sysfs.h>
 
 #include "sld_compat.h"
+#include "ac_path.h"
+#include "core_msr.h"
+#include "degraded.h"
+#include "hooks.h"
+#include "hvwatch.h"
+#include "status.h"
+#include "symbols.h"
+#include "task_sld.h"
 #include "vendor.h"
 
 struct status_item {

@@ -12,6 +12,8 @@
 #include <asm/cpufeature.h>
 
 #include "sld_compat.h"
+#include "degraded.h"
+#include "symbols.h"
 #include "compat/compat.h"
 #include "ksym.h"
 

@@ -27,11 +27,18 @@
  * switched off system-wide) still points at a live task_struct when it is
  * detached.
  *
+ * Who is protected is decided above this file, by the owners (struct
+ * sld_owner, task_sld.h): exempt.c for its rule kinds, hvwatch.c for each
+ * watched hypervisor module. They push what they need (sld_task_need),
+ * protect tasks on their own behalf (sld_task_protect) and release them
+ * (sld_task_release); a record remembers its owner as data, for names
+ * and counters, and this file calls no owner back.
+ *
  * A record ends at do_exit (a kprobe), when exec starts a program that no
- * exemption matches (for exempted tasks), or when sld_compat is disabled
- * or unloaded: then every record is detached under stop_machine(), where
- * no CPU is inside a context switch, and SLD goes back to the kernel's
- * state; dmesg names the tasks that lost protection.
+ * exemption matches (for exempted tasks; exempt.c's probe asks), or when
+ * sld_compat is disabled or unloaded: then every record is detached under
+ * stop_machine(), where no CPU is inside a context switch, and SLD goes
+ * back to the kernel's state; dmesg names the tasks that lost protection.
  *
  * Pins: detaching a hypervisor task is safe for the host, not for its
  * guest, which gets the #AC that sld_compat kept from it. So a record
@@ -78,9 +85,12 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
-#include "compat/compat.h"
 #include "sld_compat.h"
+#include "core_msr.h"
+#include "degraded.h"
+#include "hooks.h"
 #include "knobs.h"
+#include "task_sld.h"
 
 struct sld_task {
 	struct preempt_notifier pn;
@@ -90,7 +100,7 @@ struct sld_task {
 	pid_t pid;
 	char comm[TASK_COMM_LEN];
 	enum sld_why why;
-	int hv;			/* hvwatch slot, or -1 */
+	struct sld_owner *hv;	/* the hypervisor owner, or NULL */
 	bool running;
 	int cpu;
 	unsigned long switches, ac_user, ac_guest;
@@ -102,8 +112,10 @@ struct sld_task {
 	bool detached;		/* detach_fn() took it off its task */
 };
 
-static DEFINE_MUTEX(task_mutex);	/* key, ready, detach */
+/* key, ready, detach, needs (lock order: knobs.c) */
+static DEFINE_MUTEX(task_mutex);
 static bool key_held, setup_done;	/* task_mutex */
+static unsigned int nneed;		/* task_mutex: owners in need */
 static bool key_wanted;			/* the last refresh's need */
 static bool ready;			/* protect() may add records */
 static atomic_long_t n_protected, n_exited, n_exec_dropped, n_proactive;
@@ -152,7 +164,7 @@ static struct sld_task *find_record(struct task_struct *task)
 
 /*
  * running: this task holds its CPU's core off. A released record (why
- * none, see sld_task_release_hv) takes no hold. Irqs off around the
+ * none, see sld_task_release) takes no hold. Irqs off around the
  * hold, which drop_released() also changes (sched_in runs with irqs on).
  *
  * Handover: the previous task left its hold to this one (see
@@ -267,7 +279,7 @@ static struct sld_task *find_current(void)
 #define UID_BITS	10
 #define UID_SLOTS	(1U << UID_BITS)
 
-static DEFINE_RAW_SPINLOCK(pool_lock);	/* everything below */
+static DEFINE_RAW_SPINLOCK(pool_lock);	/* everything below; innermost */
 static struct sld_task *chunks[MAX_CHUNKS];
 static unsigned int nchunks;		/* published chunks */
 static struct sld_task *free_list;
@@ -428,10 +440,10 @@ static void grow_fn(struct work_struct *work)
 }
 
 /*
- * why and hv are set under the lock: sld_task_release_hv() reads a used
+ * why and hv are set under the lock: sld_task_release() reads a used
  * record's under it, never a previous owner's.
  */
-static struct sld_task *pool_get(enum sld_why why, int hv,
+static struct sld_task *pool_get(enum sld_why why, struct sld_owner *hv,
 				 enum refusal *refused)
 {
 	kuid_t uid = current_uid();
@@ -441,7 +453,7 @@ static struct sld_task *pool_get(enum sld_why why, int hv,
 	bool more;
 
 	raw_spin_lock_irqsave(&pool_lock, flags);
-	*refused = admit(hv >= 0, uid, &slot);
+	*refused = admit(!!hv, uid, &slot);
 	if (*refused == ADMIT) {
 		t = free_list;
 		free_list = t->next_free;
@@ -452,7 +464,7 @@ static struct sld_task *pool_get(enum sld_why why, int hv,
 		t->why = why;
 		t->hv = hv;
 		t->uid = uid;
-		if (hv < 0) {
+		if (!hv) {
 			t->exempt_share = true;
 			nexempt++;
 		}
@@ -545,7 +557,7 @@ bool sld_task_protected(void)
 }
 
 /* pool_lock: a record protected for a hypervisor from now on. */
-static void become_hv(struct sld_task *t, int hv)
+static void become_hv(struct sld_task *t, struct sld_owner *hv)
 {
 	unsigned long flags;
 
@@ -554,7 +566,7 @@ static void become_hv(struct sld_task *t, int hv)
 	WRITE_ONCE(t->hv, hv);
 	WRITE_ONCE(t->why, SLD_WHY_HV);
 	raw_spin_unlock_irqrestore(&pool_lock, flags);
-	sld_hv_count_task(hv);
+	atomic_long_inc(&hv->tasks);
 	pin(t);
 }
 
@@ -569,14 +581,15 @@ static void count_protection(enum sld_why why)
 	atomic_long_inc(&n_by_why[why]);
 }
 
-static void revive(struct sld_task *t, enum sld_why why, int hv)
+static void revive(struct sld_task *t, enum sld_why why,
+		   struct sld_owner *hv)
 {
-	if (hv >= 0)
+	if (hv)
 		become_hv(t, hv);
 	else
 		WRITE_ONCE(t->why, why);
 	start_running(t);
-	count_protection(hv >= 0 ? SLD_WHY_HV : why);
+	count_protection(why);
 }
 
 static int refuse(enum refusal r)
@@ -596,11 +609,15 @@ static int refuse(enum refusal r)
 }
 
 /*
- * Protect current from now on: SLD off on this core at once, then per
- * switch. 0 if protected (already or now).
+ * Protect current on behalf of o from now on: SLD off on this core at
+ * once, then per switch. 0 if protected (already or now). A task that is
+ * protected already becomes a hypervisor's if o is one; otherwise it
+ * keeps the owner it has.
  */
-int sld_task_protect(enum sld_why why, int hv)
+int sld_task_protect(struct sld_owner *o)
 {
+	enum sld_why why = o->why;
+	struct sld_owner *hv = why == SLD_WHY_HV ? o : NULL;
 	enum refusal refused;
 	struct sld_task *t;
 
@@ -614,7 +631,7 @@ int sld_task_protect(enum sld_why why, int hv)
 		return 0;
 	}
 	if (t) {
-		if (hv >= 0 && t->hv < 0)
+		if (hv && !t->hv)
 			become_hv(t, hv);
 		return 0;
 	}
@@ -626,15 +643,25 @@ int sld_task_protect(enum sld_why why, int hv)
 	t->pid = task_pid_nr(current);
 	memcpy(t->comm, current->comm, TASK_COMM_LEN);
 	t->comm[TASK_COMM_LEN - 1] = '\0';
-	if (hv >= 0) {
-		sld_hv_count_task(hv);
+	if (hv) {
+		atomic_long_inc(&hv->tasks);
 		pin(t);
 	}
 	preempt_notifier_init(&t->pn, &task_ops);
 	preempt_notifier_register(&t->pn);
-	count_protection(hv >= 0 ? SLD_WHY_HV : why);
+	count_protection(why);
 	start_running(t);
 	return 0;
+}
+
+/* The same, before any split lock (exempt_proactive): counted apart. */
+int sld_task_protect_ahead(struct sld_owner *o)
+{
+	int err = sld_task_protect(o);
+
+	if (!err)
+		atomic_long_inc(&n_proactive);
+	return err;
 }
 
 static void key_work_fn(struct work_struct *work)
@@ -657,25 +684,26 @@ static void release(struct sld_task *t)
 }
 
 /*
- * A split lock by current, which is protected: count it, and warn once
- * per task. Returns the hypervisor slot the task belongs to, or -1.
+ * A split lock by current, which is protected: count it, for its
+ * hypervisor too, and warn once per task.
  */
-int sld_task_ac(bool guest)
+void sld_task_ac(bool guest)
 {
 	struct sld_task *t = find_current();
 
 	if (!t)
-		return -1;
+		return;
 	if (guest)
 		t->ac_guest++;
 	else
 		t->ac_user++;
+	if (t->hv)
+		atomic_long_inc(guest ? &t->hv->ac_guest : &t->hv->ac_user);
 	if (!t->warned) {
 		t->warned = true;
 		pr_warn_ratelimited("split lock by %s task %s[%d]: handled in warn mode without penalty, SLD off while it runs\n",
 				    why_names[t->why], t->comm, t->pid);
 	}
-	return t->hv;
 }
 
 /* ---- releasing: an unwatched hypervisor, a changed exemption rule --------------- */
@@ -695,17 +723,17 @@ static void drop_released(void *unused)
 }
 
 /*
- * The hypervisor module of hvwatch slot is no longer watched (it
- * unloaded, or a knob changed its verdict or policy): the tasks protected
- * on its behalf lose their protection. Only a task can unregister its own
- * notifier, so each keeps its record, marked released (why none): it
- * holds nothing from now on (a task on a CPU right now gives its hold
- * back through an IPI, any other at its next switch in takes none), the
- * #AC path treats it as unprotected, and the record goes at exit or exec,
- * or protects again at the task's next hypervisor ioctl or exempt split
- * lock. Returns how many were released. Sleepable.
+ * An owner lets its tasks go. A hypervisor module is no longer watched
+ * (it unloaded, or a knob changed its verdict or policy): the tasks
+ * protected on its behalf lose their protection. Only a task can
+ * unregister its own notifier, so each keeps its record, marked released
+ * (why none): it holds nothing from now on (a task on a CPU right now
+ * gives its hold back through an IPI, any other at its next switch in
+ * takes none), the #AC path treats it as unprotected, and the record goes
+ * at exit or exec, or protects again at the task's next hypervisor ioctl
+ * or exempt split lock. Returns how many were released. Sleepable.
  */
-static unsigned int release_where(enum sld_why why, int slot)
+static unsigned int release_where(enum sld_why why, struct sld_owner *hv)
 {
 	unsigned int c, i, n = 0, npins = 0;
 	unsigned long flags;
@@ -720,7 +748,7 @@ static unsigned int release_where(enum sld_why why, int slot)
 
 			if (t->used && !t->detached &&
 			    READ_ONCE(t->why) == why &&
-			    (why != SLD_WHY_HV || READ_ONCE(t->hv) == slot)) {
+			    (why != SLD_WHY_HV || READ_ONCE(t->hv) == hv)) {
 				WRITE_ONCE(t->why, SLD_WHY_NONE);
 				npins += xchg(&t->pinned, false);
 				n++;
@@ -735,24 +763,20 @@ static unsigned int release_where(enum sld_why why, int slot)
 	return n;
 }
 
-unsigned int sld_task_release_hv(int slot)
-{
-	return release_where(SLD_WHY_HV, slot);
-}
-
 /*
- * An exemption rule of this kind changed: the tasks it protected are
- * released the same way and decide again under the rules now in force,
- * at their next split lock (or exec), in their own context, where their
- * comm, executable and cgroup can be read safely. One that still matches
- * pays one #AC; one that no longer does is an ordinary task again.
+ * An exemption rule of o's kind changed: every task protected under that
+ * kind is released the same way and decides again under the rules now
+ * in force, at its next split lock (or exec), in its own context, where
+ * its comm, executable and cgroup can be read safely. One that still
+ * matches pays one #AC; one that no longer does is an ordinary task
+ * again.
  */
-unsigned int sld_task_release_exempt(enum sld_why why)
+unsigned int sld_task_release(struct sld_owner *o)
 {
-	return release_where(why, -1);
+	return release_where(o->why, o);
 }
 
-/* ---- hooks: exit and exec ------------------------------------------------------- */
+/* ---- the task's life: exit (our probe), exec and rename (exempt.c's) ------------ */
 
 /* void do_exit(long code): the record goes with its task. */
 static int exit_pre(struct kprobe *p, struct pt_regs *regs)
@@ -763,7 +787,7 @@ static int exit_pre(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	t = find_current();
 	if (t) {
-		/* xchg: sld_task_release_hv() may hand the pin to unpin_fn(). */
+		/* xchg: sld_task_release() may hand the pin to unpin_fn(). */
 		bool pinned = xchg(&t->pinned, false);
 
 		release(t);
@@ -774,111 +798,53 @@ static int exit_pre(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-/*
- * setup_new_exec() returned: comm and exe are the new program's. An
- * exemption is re-decided for it (see exempt.c); a hypervisor task keeps
- * its protection.
- */
-static int exec_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+static void take_comm(struct sld_task *t)
 {
-	enum sld_why why = sld_exempt_match();
+	memcpy(t->comm, current->comm, TASK_COMM_LEN);
+	t->comm[TASK_COMM_LEN - 1] = '\0';
+}
+
+/*
+ * current exec'd a new program (exempt.c's probe, which decides): its
+ * record, if any, takes the new name, or goes when neither a hypervisor
+ * holds it nor an exemption matches the program (exempt false).
+ */
+void sld_task_exec(bool exempt)
+{
 	struct sld_task *t = find_current();
 
-	if (t && t->why != SLD_WHY_HV && why == SLD_WHY_NONE) {
+	if (!t)
+		return;
+	if (t->why != SLD_WHY_HV && !exempt) {
 		release(t);
 		atomic_long_inc(&n_exec_dropped);
-		return 0;
-	}
-	if (t) {
-		memcpy(t->comm, current->comm, TASK_COMM_LEN);
-		t->comm[TASK_COMM_LEN - 1] = '\0';
-		if (READ_ONCE(t->why) == SLD_WHY_NONE && sld_exempt_proactive())
-			sld_task_protect(why, -1);	/* released, exempt now */
-		return 0;
-	}
-	if (why != SLD_WHY_NONE && sld_exempt_proactive())
-		sld_task_protect(why, -1);
-	return 0;
-}
-
-/*
- * With exempt_proactive=Y a task an exemption matches is protected before
- * its first split lock: at exec (above), when it starts (a vCPU thread is
- * created long after its process's exec) and when it names itself (QEMU's
- * "CPU 3/KVM" and VirtualBox's "EMT-3" threads name themselves once they
- * run). Kernel threads and a process's kernel-side workers are never
- * exempt ahead of a trap.
- */
-static void proactive_decide(void)
-{
-	enum sld_why why;
-	struct sld_task *t;
-
-	if (!sld_exempt_proactive() || (current->flags & SLD_PF_NOT_USER))
 		return;
-	why = sld_exempt_match();
-	if (why == SLD_WHY_NONE)
-		return;
-	t = find_current();
-	if (t && READ_ONCE(t->why) != SLD_WHY_NONE)
-		return;
-	if (!sld_task_protect(why, -1))
-		atomic_long_inc(&n_proactive);
-}
-
-/* schedule_tail() returned: the first instructions of a new task. */
-static int start_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	proactive_decide();
-	return 0;
-}
-
-/*
- * __set_task_comm(tsk, buf, exec): only a task naming itself, outside
- * exec (exec_ret decides that one), in its own context.
- */
-static int rename_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	/* exec is a bool: only its low byte is defined in the register. */
-	bool self = (struct task_struct *)regs->di == current &&
-		    !(u8)regs->dx && !(current->flags & SLD_PF_NOT_USER);
-
-	return self ? 0 : 1;	/* 1: no return handler for this call */
-}
-
-static int rename_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct sld_task *t;
-
-	proactive_decide();
-	t = find_current();
-	if (t) {
-		memcpy(t->comm, current->comm, TASK_COMM_LEN);
-		t->comm[TASK_COMM_LEN - 1] = '\0';
 	}
-	return 0;
+	take_comm(t);
 }
 
-static struct sld_hook hook_start = {
-	.name = "task-start", .symbol = "schedule_tail", .ret = true,
-	.handler = start_ret, .on_demand = true,
-};
+/* current named itself (exempt.c's probe): the record follows. */
+void sld_task_renamed(void)
+{
+	struct sld_task *t = find_current();
 
-static struct sld_hook hook_rename = {
-	.name = "task-rename", .symbol = "__set_task_comm", .ret = true,
-	.entry = rename_entry, .handler = rename_ret, .on_demand = true,
-};
+	if (t)
+		take_comm(t);
+}
 
 static struct sld_hook hook_exit = {
 	.name = "task-exit", .symbol = "do_exit", .pre = exit_pre,
 };
 
-static struct sld_hook hook_exec = {
-	.name = "exec", .symbol = "setup_new_exec", .ret = true,
-	.handler = exec_ret,
-};
-
 /* ---- the key, readiness and detaching ---------------------------------------------- */
+
+/* A hypervisor owner's module name, "-" for none. */
+static void owner_name(const struct sld_owner *o, char *buf, size_t size)
+{
+	const char *name = o ? o->name : "";
+
+	strscpy(buf, name[0] ? name : "-", size);
+}
 
 /*
  * Under stop_machine: no CPU is in a context switch or in our handlers.
@@ -920,12 +886,12 @@ static unsigned int say_detached(const char *why)
 			pr_info("  detached %s[%d]\n", t->task->comm,
 				task_pid_nr(t->task));
 		} else {
-			sld_hv_name(t->hv, hv, sizeof(hv));
+			owner_name(t->hv, hv, sizeof(hv));
 			pr_warn("  detached %s[%d], a task of hypervisor %s: its guest may now receive split-lock #AC\n",
 				t->task->comm, task_pid_nr(t->task), hv);
 			nhv++;
 		}
-		/* xchg: sld_task_release_hv() may take the pin meanwhile. */
+		/* xchg: sld_task_release() may take the pin meanwhile. */
 		npins += xchg(&t->pinned, false);
 		put_task_struct(pool_put(t));
 		n++;
@@ -937,7 +903,8 @@ static unsigned int say_detached(const char *why)
 	return npins;
 }
 
-static bool engine_possible(void)
+/* Can any task be protected at all? Known after sld_hooks_init(). */
+bool sld_task_possible(void)
 {
 	return IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS) && hook_exit.registered;
 }
@@ -964,27 +931,17 @@ static void detach_all(const char *why)
 }
 
 /*
- * Sleepable. Hold the preempt-notifier key while there is something that
- * may protect a task (and enabled=Y); detach everything when disabled.
+ * task_mutex held. Hold the preempt-notifier key while some owner needs
+ * it (and enabled=Y); detach everything when disabled.
  */
-void sld_task_refresh(void)
+static void refresh_locked(void)
 {
-	bool enabled, need, proactive;
+	bool enabled, need;
 
-	if (!engine_possible())
+	if (!setup_done || !sld_task_possible())
 		return;
-	/*
-	 * Everything read under the mutex: a refresh that saw setup_done
-	 * before sld_task_exit() detached everything would otherwise take
-	 * the key again afterwards and let records be made that nothing
-	 * detaches; one that read the rules before a concurrent refresh
-	 * would undo that refresh's newer answer.
-	 */
-	mutex_lock(&task_mutex);
-	if (!setup_done)
-		goto out;
 	enabled = READ_ONCE(sld_knobs.enabled);
-	need = enabled && (sld_exempt_any() || sld_hv_any());
+	need = enabled && nneed;
 	WRITE_ONCE(key_wanted, need);
 	if (!enabled) {
 		detach_all("disabled");
@@ -1000,11 +957,38 @@ void sld_task_refresh(void)
 		}
 	}
 	WRITE_ONCE(ready, key_held && enabled);
-	/* Probes on every fork and rename: armed only while they can act. */
-	proactive = enabled && sld_exempt_any() && sld_exempt_proactive();
-	sld_hook_want(&hook_start, proactive);
-	sld_hook_want(&hook_rename, proactive);
-out:
+}
+
+/*
+ * Sleepable: `enabled` changed, or a record's key may go (key_work).
+ * Everything is read under the mutex: a refresh that saw setup_done
+ * before sld_task_exit() detached everything would otherwise take the
+ * key again afterwards and let records be made that nothing detaches;
+ * one that read the needs before a concurrent refresh would undo that
+ * refresh's newer answer.
+ */
+void sld_task_refresh(void)
+{
+	mutex_lock(&task_mutex);
+	refresh_locked();
+	mutex_unlock(&task_mutex);
+}
+
+/*
+ * Sleepable. Owner o needs the engine (need) or no longer does: it has
+ * rules, or a watched module. Each owner's need is counted once.
+ */
+void sld_task_need(struct sld_owner *o, bool need)
+{
+	mutex_lock(&task_mutex);
+	if (o->need != need) {
+		o->need = need;
+		if (need)
+			nneed++;
+		else
+			nneed--;
+	}
+	refresh_locked();
 	mutex_unlock(&task_mutex);
 }
 
@@ -1024,9 +1008,6 @@ int sld_task_setup(void)
 	if (err)
 		return err;
 	sld_hook_add(&hook_exit);
-	sld_hook_add(&hook_exec);
-	sld_hook_add(&hook_start);
-	sld_hook_add(&hook_rename);
 	return 0;
 }
 
@@ -1035,12 +1016,6 @@ void sld_task_init(void)
 {
 	if (IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS) && !hook_exit.registered)
 		sld_degrade("per-task", "no do_exit probe: a record could outlive its task, so no task is protected");
-	if (engine_possible() && !hook_exec.registered)
-		sld_degrade("exec", "no setup_new_exec probe: exemptions act from the first split lock only");
-	if (engine_possible() && !hook_start.registered)
-		sld_degrade("task-start", "no schedule_tail probe: new threads of exempt processes are protected from their first split lock");
-	if (engine_possible() && !hook_rename.registered)
-		sld_degrade("task-rename", "no __set_task_comm probe: a thread exempt by its new name is protected from its first split lock");
 	mutex_lock(&task_mutex);
 	setup_done = true;
 	mutex_unlock(&task_mutex);
@@ -1059,7 +1034,7 @@ void sld_task_exit(void)
 	flush_work(&unpin_work);
 	mutex_lock(&task_mutex);
 	setup_done = false;
-	if (engine_possible())
+	if (sld_task_possible())
 		detach_all(atomic_read(&n_pinned) ? "unloading (forced)" : "unloading");
 	mutex_unlock(&task_mutex);
 	/* No record is left to queue them again; both take task_mutex. */
@@ -1103,7 +1078,7 @@ int sld_tasks_show(char *buf, size_t size)
 		raw_spin_unlock_irqrestore(&pool_lock, flags);
 		if (!in_use)
 			continue;
-		sld_hv_name(t.hv, hv, sizeof(hv));
+		owner_name(t.hv, hv, sizeof(hv));
 		n += scnprintf(buf + n, size - n,
 			       "%d %s why=%s hv=%s cpu=%d running=%d switches=%lu ac_user=%lu ac_guest=%lu\n",
 			       t.pid, t.comm, why_names[t.why], hv, t.cpu,
@@ -1118,6 +1093,37 @@ int sld_tasks_show(char *buf, size_t size)
 	return n;
 }
 
+#define IN_USE_OWNERS	16	/* hvwatch.c's modules (HV_MAX) */
+
+struct owner_count {
+	struct sld_owner *o;
+	unsigned int n;
+};
+
+/*
+ * One more pinning task of o. by[] is kept in address order, which is
+ * hvwatch.c's slot order. False when by[] is full.
+ */
+static bool count_owner(struct owner_count *by, unsigned int *nby,
+			struct sld_owner *o)
+{
+	unsigned int i = 0;
+
+	while (i < *nby && by[i].o < o)
+		i++;
+	if (i < *nby && by[i].o == o) {
+		by[i].n++;
+		return true;
+	}
+	if (*nby == IN_USE_OWNERS)
+		return false;
+	memmove(&by[i + 1], &by[i], (*nby - i) * sizeof(*by));
+	by[i].o = o;
+	by[i].n = 1;
+	(*nby)++;
+	return true;
+}
+
 /*
  * Why sld_compat is in use, as far as it holds references on itself:
  * "MODULE tasks=N" per hypervisor whose protected tasks pin it, or
@@ -1126,29 +1132,26 @@ int sld_tasks_show(char *buf, size_t size)
  */
 int sld_task_in_use_show(char *buf, size_t size)
 {
-	unsigned int by_slot[16] = { 0 };	/* hvwatch's slots, HV_MAX */
-	unsigned int id, other = 0;
+	struct owner_count by[IN_USE_OWNERS];
+	unsigned int id, i, nby = 0, other = 0;
 	char hv[MODULE_NAME_LEN];
+	struct sld_owner *o;
 	unsigned long flags;
-	int slot, n = 0;
+	int n = 0;
 
 	for (id = 0; id < capacity(); id++) {
-		slot = -1;
+		o = NULL;
 		raw_spin_lock_irqsave(&pool_lock, flags);
 		if (rec(id)->used && rec(id)->pinned)
-			slot = rec(id)->hv;
+			o = rec(id)->hv;
 		raw_spin_unlock_irqrestore(&pool_lock, flags);
-		if (slot >= (int)ARRAY_SIZE(by_slot))
+		if (o && !count_owner(by, &nby, o))
 			other++;
-		else if (slot >= 0)
-			by_slot[slot]++;
 	}
-	for (slot = 0; slot < (int)ARRAY_SIZE(by_slot); slot++) {
-		if (!by_slot[slot])
-			continue;
-		sld_hv_name(slot, hv, sizeof(hv));
+	for (i = 0; i < nby; i++) {
+		owner_name(by[i].o, hv, sizeof(hv));
 		n += scnprintf(buf + n, size - n, "%s tasks=%u\n", hv,
-			       by_slot[slot]);
+			       by[i].n);
 	}
 	if (other)
 		n += scnprintf(buf + n, size - n, "- tasks=%u\n", other);

@@ -13,6 +13,7 @@
 #include <linux/preempt.h>
 
 #include "sld_compat.h"
+#include "core_msr.h"
 #include "vendor.h"
 #include "include/sld_compat_api.h"
 #include "verdict.h"

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* exempt.c: exemption rules (knobs exempt_*) and their probes. */
+#ifndef SLD_EXEMPT_H
+#define SLD_EXEMPT_H
+
+struct sld_owner;
+
+void sld_exempt_setup(void);		/* before sld_hooks_init() */
+void sld_exempt_init(void);		/* after sld_task_init() */
+void sld_exempt_free(void);
+struct sld_owner *sld_exempt_match(void);	/* current, any context */
+
+#endif /* SLD_EXEMPT_H */

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * task_sld.c: protected tasks, the bottom layer of the engine. It calls
+ * only core_msr.c, hooks.c and the knob framework; the parts that decide
+ * who is protected (exempt.c, hvwatch.c) call it, never the other way.
+ */
+#ifndef SLD_TASK_SLD_H
+#define SLD_TASK_SLD_H
+
+#include <linux/atomic.h>
+#include <linux/module.h>
+#include <linux/types.h>
+
+enum sld_why {			/* why a task is protected */
+	SLD_WHY_NONE, SLD_WHY_COMM, SLD_WHY_PATH, SLD_WHY_CGROUP, SLD_WHY_HV,
+};
+
+/*
+ * On whose behalf a task is protected: one per exemption rule kind
+ * (exempt.c), one per watched hypervisor module (hvwatch.c). The owner
+ * holds it in static storage, so a record may point at it for as long
+ * as sld_compat is loaded, and passes it to sld_task_protect(). What
+ * task_sld.c needs of it is here, as data: why (a hypervisor's records
+ * pin sld_compat and do not count against the exempt share), a name for
+ * dmesg and the tasks file, and counters it adds to for the owner to
+ * show. It never calls an owner back.
+ */
+struct sld_owner {
+	enum sld_why why;		/* never SLD_WHY_NONE */
+	char name[MODULE_NAME_LEN];	/* a hypervisor's module, else "" */
+	bool need;			/* task_sld.c's, see sld_task_need() */
+	/* for SLD_WHY_HV owners: tasks that became its, their split locks */
+	atomic_long_t tasks, ac_user, ac_guest;
+};
+
+int sld_task_setup(void);		/* before sld_hooks_init() */
+void sld_task_init(void);		/* after sld_hooks_init() */
+void sld_task_exit(void);		/* before sld_hooks_exit() */
+void sld_task_free(void);
+bool sld_task_possible(void);		/* after sld_hooks_init() */
+
+/*
+ * Demand, pushed by each owner: need is true while it may protect a task
+ * (a rule is set, a module is watched). The engine holds the kernel's
+ * preempt-notifier key only while some owner needs it and enabled=Y.
+ * Sleepable; sld_task_refresh() re-reads `enabled` (main.c).
+ */
+void sld_task_need(struct sld_owner *o, bool need);
+void sld_task_refresh(void);
+
+/* current, preemption off (probe handlers). 0: protected, already or now. */
+int sld_task_protect(struct sld_owner *o);
+int sld_task_protect_ahead(struct sld_owner *o);  /* counted: proactive */
+bool sld_task_protected(void);
+void sld_task_ac(bool guest);		/* a protected task's split lock */
+void sld_task_exec(bool exempt);	/* exec'd: keep the record if exempt */
+void sld_task_renamed(void);
+
+/* Sleepable: the owner's tasks lose protection; returns how many. */
+unsigned int sld_task_release(struct sld_owner *o);
+
+int sld_tasks_show(char *buf, size_t size);
+int sld_task_in_use_show(char *buf, size_t size);
+int sld_task_counters_show(char *buf, size_t size);
+
+#endif /* SLD_TASK_SLD_H */
