@@ -59,15 +59,14 @@ static atomic_long_t ac_not_protected, ac_sld_cleared, ac_handed_back;
  * under IBT it needs no ENDBR (hence ANNOTATE_NOENDBR for objtool).
  */
 asm(".pushsection .text, \"ax\"\n"
-    ".type sld_ac_just_return, @function\n"
-    ".globl sld_ac_just_return\n"
-    ".balign 16\n"
-    "sld_ac_just_return:\n"
-    ANNOTATE_NOENDBR "\n"	/* 7.x: it ends without a newline */
-    ASM_RET
-    ".size sld_ac_just_return, .-sld_ac_just_return\n"
-    ".popsection\n");
-void sld_ac_just_return(void);
+	".type sld_ac_just_return, @function\n"
+	".globl sld_ac_just_return\n"
+	".balign 16\n"
+	"sld_ac_just_return:\n"
+	ANNOTATE_NOENDBR "\n"	/* 7.x: it ends without a newline */
+	ASM_RET
+	".size sld_ac_just_return, .-sld_ac_just_return\n"
+	".popsection\n");
 
 static int take_over(struct pt_regs *regs, bool guest)
 {

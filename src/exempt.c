@@ -330,7 +330,7 @@ static int comm_check(const char *s, const char **why)
 {
 	const char *bad = sld_glob_check(s, SLD_COMM_LEN);
 
-	BUILD_BUG_ON(SLD_COMM_LEN != TASK_COMM_LEN - 1);
+	BUILD_BUG_ON(sizeof_field(struct task_struct, comm) != SLD_COMM_LEN + 1);
 	if (bad) {
 		*why = bad;
 		return -EINVAL;
@@ -464,11 +464,10 @@ static int path_resolve(struct resolved *r, unsigned int i, const char **why)
 	}
 	ino = d_backing_inode(p.dentry);
 	err = ino && S_ISREG(ino->i_mode) ? 0 : -EINVAL;
-	if (err) {
+	if (err)
 		*why = "not a regular file";
-	} else {
+	else
 		file_id_of(ino, &r->id[i]);
-	}
 	path_put(&p);
 	return err;
 }

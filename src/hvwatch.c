@@ -282,16 +282,16 @@ void sld_learn_tw_body(void)
 }
 
 asm(".pushsection .text, \"ax\"\n"
-    ".type sld_learn_tw_entry, @function\n"
-    ".globl sld_learn_tw_entry\n"
-    ".balign 16\n"
-    "sld_learn_tw_entry:\n"
-    ASM_ENDBR
-    "call sld_learn_tw_body\n"
-    "leaq __this_module(%rip), %rdi\n"
-    "jmp module_put\n"
-    ".size sld_learn_tw_entry, .-sld_learn_tw_entry\n"
-    ".popsection\n");
+	".type sld_learn_tw_entry, @function\n"
+	".globl sld_learn_tw_entry\n"
+	".balign 16\n"
+	"sld_learn_tw_entry:\n"
+	ASM_ENDBR
+	"call sld_learn_tw_body\n"
+	"leaq __this_module(%rip), %rdi\n"
+	"jmp module_put\n"
+	".size sld_learn_tw_entry, .-sld_learn_tw_entry\n"
+	".popsection\n");
 
 /* The profiles: the table's entry functions (schema/hypervisors.h). */
 static void try_profile(struct hv_entry *e)

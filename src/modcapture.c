@@ -34,6 +34,8 @@
 #include <linux/string.h>
 
 #include "sld_compat.h"
+#include "degraded.h"
+#include "hooks.h"
 #include "modcapture.h"
 #include "modinfo.h"
 

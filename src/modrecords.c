@@ -18,6 +18,8 @@
 #include <linux/string.h>
 
 #include "sld_compat.h"
+#include "degraded.h"
+#include "policy.h"
 #include "modrecords.h"
 
 #define MAX_GONE	32	/* unloaded records kept for status */

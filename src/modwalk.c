@@ -17,6 +17,8 @@
 #include <linux/vmalloc.h>
 
 #include "sld_compat.h"
+#include "degraded.h"
+#include "symbols.h"
 #include "modwalk.h"
 
 /*

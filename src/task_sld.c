@@ -310,6 +310,7 @@ static unsigned int per_uid(void)
 
 static unsigned int capacity(void)
 {
+	/* Pairs with add_chunk()'s release: a counted chunk is fully built. */
 	return smp_load_acquire(&nchunks) * CHUNK;
 }
 
@@ -400,6 +401,7 @@ static void add_chunk(struct sld_task *c)
 	}
 	nfree += CHUNK;
 	chunks[nchunks] = c;
+	/* Publish the chunk only after its records and chunks[] are set. */
 	smp_store_release(&nchunks, nchunks + 1);
 }
 
