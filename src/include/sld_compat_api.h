@@ -2,7 +2,7 @@
 /*
  * sld_compat's API for hypervisor modules (EXPORT_SYMBOL_GPL). Copy this
  * header into your module or include it; it has no other dependency.
- * (Up to 0.1.0 it was include/sld_compat.h, which now includes this file;
+ * (It was first published as include/sld_compat.h, which now includes it;
  * the module's internal header is src/sld_compat.h, not for vendors.)
  *
  * Take the functions with symbol_get() so that your module loads, and

@@ -2,7 +2,7 @@
 /*
  * What sld_compat knows about particular hypervisors by name, in one
  * table: whether a module is an unprepared hypervisor whatever its text
- * shows (the verdict, x86scan/verdict.c), safe given a kernel function
+ * shows (the verdict, modlib/verdict.c), safe given a kernel function
  * (the registry), which function runs a guest (hvwatch's profiles), and
  * how to name it to a person (sldctl). Plain C with no kernel headers:
  * the same table builds into sld_compat.ko and sldctl, and

@@ -41,7 +41,7 @@ run "dkms deb: dkms.conf" has "-rw-r--r-- $usrsrc/dkms.conf" "$tmp/dkms.list"
 run "dkms deb: src/Makefile" has "-rw-r--r-- $usrsrc/src/Makefile" "$tmp/dkms.list"
 run "dkms deb: src/compat/conftest.sh, executable" \
 	has "-rwxr-xr-x $usrsrc/src/compat/conftest.sh" "$tmp/dkms.list"
-# The vendor API header, and its name up to 0.1.0 that includes it.
+# The vendor API header, and its earlier name that includes it.
 for h in sld_compat_api.h sld_compat.h; do
 	run "dkms deb: src/include/$h" has "-rw-r--r-- $usrsrc/src/include/$h" "$tmp/dkms.list"
 done

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The vendor header under its name up to 0.1.0 (src/include/sld_compat.h)
+ * The vendor header under its earlier name (src/include/sld_compat.h)
  * still gives a vendor module the whole API of sld_compat_api.h: the
  * version and each function with its type, as symbol_get() needs them.
  */
