@@ -219,7 +219,7 @@ static int exec_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	sld_task_exec(!!o);
 	if (o && READ_ONCE(proactive) && !sld_task_protected())
-		sld_task_protect(o);
+		sld_task_protect_ahead(o);
 	return 0;
 }
 

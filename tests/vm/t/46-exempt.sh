@@ -163,7 +163,9 @@ h=$(ac ac_guest_handled)
 is "$(vc sldtest vcpus 1 - | grep -c "before=none $(kguest_out 3)")" 1 \
 	"pattern: a thread that keeps its process's name is not exempt"
 is "$(ac ac_guest_handled)" "$h" "pattern: none of its #ACs was sld_compat's"
-is "$(ac tasks_proactive)" $((pro + 6)) "tasks_proactive counts the six threads"
+# Six threads at start or rename, and the two processes the path and the
+# cgroup rule protected at exec.
+is "$(ac tasks_proactive)" $((pro + 8)) "tasks_proactive counts the six threads and two execs"
 is "$(ac tasks_protected_path) $(ac tasks_protected_cgroup) $(ac tasks_protected_comm)" \
 	"$((byp + 3)) $((byg + 3)) $((byc + 2))" \
 	"counters per rule: by path and by cgroup each process (at exec) and its 2 threads, by pattern the 2 threads"
