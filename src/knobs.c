@@ -22,7 +22,6 @@
 #include "compat/compat.h"
 #include "sld_compat.h"
 #include "knobs.h"
-#include "modscan.h"
 
 struct sld_knobs sld_knobs = {
 	.enabled = true,
@@ -34,9 +33,9 @@ struct sld_knobs sld_knobs = {
  * with locks above it (on its path from the top) held, never one below.
  *
  *   knobs_mutex			every knob write (here)
- *     records_lock		modscan.c, re-deciding loaded modules;
+ *     records_lock		modrecords.c, re-deciding loaded modules;
  *				a load comes in as module_mutex ->
- *				preload_lock -> records_lock
+ *				preload_lock (modwalk.c) -> records_lock
  *       hv_mutex		hvwatch.c, watching a module
  *         task_mutex		task_sld.c, the preempt-notifier key
  *         hooks_lock		hooks.c, arming on-demand probes
@@ -47,7 +46,7 @@ struct sld_knobs sld_knobs = {
  * records_lock. Below all of them, and nested in none of each other,
  * the raw spinlocks of the paths that run with preemption or irqs off:
  * pool_lock (task_sld.c), core_locks (core_msr.c), pending_lock
- * (modscan.c); degraded_lock (degraded.c) is a leaf too.
+ * (modcapture.c); degraded_lock (degraded.c) is a leaf too.
  */
 static DEFINE_MUTEX(knobs_mutex);
 static struct attribute **knob_attrs;

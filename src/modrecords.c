@@ -25,7 +25,7 @@
 #define MAX_GONE	32	/* unloaded records kept for status */
 
 static LIST_HEAD(records);
-/* Lock order: module_mutex -> preload_lock (modwalk.c) -> records_lock. */
+/* Lock order: knobs.c (module_mutex -> preload_lock -> records_lock). */
 static DEFINE_MUTEX(records_lock);
 static unsigned int ngone;
 static struct proc_dir_entry *proc_entry;

@@ -26,7 +26,7 @@
  * notification takes it (sld_modwalk_wait) before the kernel may free
  * that module, so the scan needs no reference on it: a reference would
  * make an `rmmod` racing our insmod fail with EAGAIN (installers reload
- * modules in scripts). Lock order: module_mutex -> preload_lock ->
+ * modules in scripts). Lock order (knobs.c): module_mutex -> preload_lock ->
  * records_lock (modrecords.c).
  */
 static DEFINE_MUTEX(preload_lock);
