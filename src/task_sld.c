@@ -586,10 +586,23 @@ static void count_protection(enum sld_why why)
 static void revive(struct sld_task *t, enum sld_why why,
 		   struct sld_owner *hv)
 {
-	if (hv)
+	unsigned long flags;
+
+	if (hv) {
 		become_hv(t, hv);
-	else
+	} else {
+		/*
+		 * Forget a hypervisor it was released from: that slot may
+		 * be another module's by now, whose counters and pin this
+		 * task must not touch, and with an owner left here a later
+		 * ioctl to a watched hypervisor would not make it that
+		 * hypervisor's task (sld_task_protect()).
+		 */
+		raw_spin_lock_irqsave(&pool_lock, flags);
+		WRITE_ONCE(t->hv, NULL);
 		WRITE_ONCE(t->why, why);
+		raw_spin_unlock_irqrestore(&pool_lock, flags);
+	}
 	start_running(t);
 	count_protection(why);
 }
@@ -699,7 +712,7 @@ void sld_task_ac(bool guest)
 		t->ac_guest++;
 	else
 		t->ac_user++;
-	if (t->hv)
+	if (t->hv && READ_ONCE(t->why) == SLD_WHY_HV)
 		atomic_long_inc(guest ? &t->hv->ac_guest : &t->hv->ac_user);
 	if (!t->warned) {
 		t->warned = true;

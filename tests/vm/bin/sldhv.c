@@ -42,6 +42,12 @@
  *                                 prints "handled=H sigbus=S mean_us=M
  *                                 real=0" (real=1: real split locks, as
  *                                 sldtest ac user, with mean_ns)
+ *   sldhv acgate DEV GATE1 GATE2  RUN once (now protected), print "ran",
+ *                                 wait for GATE1, then one user split-lock
+ *                                 #AC through /dev/fx_actest (a real split
+ *                                 lock where IBT sealed the handler);
+ *                                 print "ac=1 sigbus=0" and wait for GATE2
+ *                                 (the test reads its record in between)
  *   sldhv runs DEV SPIN_US STOPFILE
  *                                 RUN ioctls, each SPIN_US then one guest
  *                                 split lock, until STOPFILE exists; prints
@@ -443,6 +449,44 @@ static int cmd_acuser(int argc, char **argv)
 	return 0;
 }
 
+static void wait_file(const char *path)
+{
+	while (access(path, F_OK))
+		usleep(20000);
+}
+
+static int cmd_acgate(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus };
+	struct fx_run r;
+	int fd, ac, rc;
+
+	if (argc != 5)
+		return usage();
+	fd = open_dev(argv[2]);
+	ac = open_dev("fx_actest");
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+	if (run(fd, 0, 0, 1, 0, &r))
+		return 1;
+	printf("ran\n");
+	fflush(stdout);
+	wait_file(argv[3]);
+	rc = ioctl(ac, FX_AC_USER);
+	if (rc < 0 && errno == EOPNOTSUPP) {
+		/* The handler is sealed (IBT): one real split lock instead. */
+		unsigned long done = 0;
+		int sb = 0;
+
+		real_split_locks(1, 0, &done, &sb);
+		rc = done == 1 && !sb;
+	}
+	printf("ac=%d sigbus=%d\n", rc, (int)sigbus_seen);
+	fflush(stdout);
+	wait_file(argv[4]);
+	return 0;
+}
+
 static int cmd_runs(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_sigbus };
@@ -626,6 +670,8 @@ int main(int argc, char **argv)
 		return cmd_park(argc, argv);
 	if (!strcmp(argv[1], "runs"))
 		return cmd_runs(argc, argv);
+	if (!strcmp(argv[1], "acgate"))
+		return cmd_acgate(argc, argv);
 	if (!strcmp(argv[1], "acuser"))
 		return cmd_acuser(argc, argv);
 	if (!strcmp(argv[1], "cat") && argc == 3) {

@@ -120,6 +120,29 @@ then_kernel "protect -> log: handled while protected, then the kernel's path"
 is "$(gac)" "$KERNEL" "log: a new RUN's guest split lock gets the kernel's path"
 balanced "after protect -> log"
 
+# ---- a task released from a hypervisor, then exempt ------------------------------
+# Its record must forget the hypervisor: that slot can be another module's
+# by now, and an owner left there would keep it from becoming a watched
+# hypervisor's task again (no pin, so sld_compat could unload under it).
+ensure_loaded actest
+is "$(knob_w on_hypervisor protect)" OK "released, then exempt: on_hypervisor=protect"
+rm -f /tmp/g1 /tmp/g2
+sldhv acgate fx_hv /tmp/g1 /tmp/g2 > /tmp/acgate.out &
+wait_for 10 'grep -q "^ran" /tmp/acgate.out'
+like "$(cat $S/tasks)" ' sldhv why=hypervisor hv=fx_hv ' "released, then exempt: fx_hv's task"
+is "$(knob_w on_hypervisor log)" OK "released, then exempt: on_hypervisor=log"
+like "$(cat $S/tasks)" ' sldhv why=released hv=fx_hv ' "released, then exempt: released"
+is "$(knob_w exempt_comm sldhv)" OK "released, then exempt: exempt_comm sldhv"
+touch /tmp/g1
+wait_for 10 'grep -q "^ac=" /tmp/acgate.out'
+is "$(tail -n 1 /tmp/acgate.out)" "ac=1 sigbus=0" "released, then exempt: its split lock handled"
+like "$(cat $S/tasks)" ' sldhv why=exempt-comm hv=- ' \
+	"released, then exempt: exempt by comm, no hypervisor owner left"
+touch /tmp/g2
+wait
+is "$(knob_w exempt_comm -)" OK "released, then exempt: exempt_comm cleared"
+is "$(ac tasks_live)" 0 "released, then exempt: the record went at exit"
+
 # ---- protect -> disable -> protect -----------------------------------------------
 is "$(knob_w on_hypervisor protect)" OK "on_hypervisor=protect"
 is "$(gac)" "$HANDLED" "protect: guest split lock handled"
