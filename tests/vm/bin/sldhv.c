@@ -627,8 +627,7 @@ static int cmd_park(int argc, char **argv)
 		usleep(1000);
 	printf("parked=%lu failed=%lu\n", n, atomic_load(&p.failed));
 	fflush(stdout);
-	while (access(argv[4], F_OK))
-		usleep(20000);
+	wait_file(argv[4]);
 	close(go[1]);
 	for (i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
