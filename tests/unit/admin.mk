@@ -3,7 +3,7 @@
 # input for every subcommand and --json parsed back with json-c
 # (test_sldctl_run). Included by tests/unit/Makefile.
 ADMIN_SRC := $(addprefix $(TOP)/tools/sldctl/,cli.c knob.c util.c config.c \
-	conf_edit.c host.c modchange.c) $(TOP)/src/x86scan/glob.c
+	conf_edit.c host.c modchange.c)
 ADMIN_HDRS := $(wildcard $(TOP)/tools/sldctl/*.h) $(SCHEMA_HDR)
 JSONC_CFLAGS := $(shell pkg-config --cflags json-c)
 JSONC_LIBS := $(shell pkg-config --libs json-c)

@@ -253,27 +253,42 @@ static void scan_file(const char *file, bool *seen, int *nknobs)
 	free(text);
 }
 
-static void test_module_knobs(void **state)
+/* The module's source folders: src/ and its layers (src/README.md). */
+static const char *const module_dirs[] = {
+	"", "/kernel", "/admin", "/engine", "/detect",
+};
+
+static void scan_dir(const char *dname, bool *seen, int *nknobs)
 {
-	bool seen[SLD_KN_COUNT] = { false };
-	char path[4096];
+	char path[8192];
 	struct dirent *e;
-	int nknobs = 0;
-	unsigned int i;
 	DIR *dir;
 
-	(void)state;
-	dir = opendir(SRC_DIR);
+	dir = opendir(dname);
 	assert_non_null(dir);
 	while ((e = readdir(dir))) {
 		size_t len = strlen(e->d_name);
 
 		if (len < 3 || strcmp(e->d_name + len - 2, ".c"))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", SRC_DIR, e->d_name);
-		scan_file(path, seen, &nknobs);
+		snprintf(path, sizeof(path), "%s/%s", dname, e->d_name);
+		scan_file(path, seen, nknobs);
 	}
 	closedir(dir);
+}
+
+static void test_module_knobs(void **state)
+{
+	bool seen[SLD_KN_COUNT] = { false };
+	char dname[4096];
+	int nknobs = 0;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(module_dirs) / sizeof(module_dirs[0]); i++) {
+		snprintf(dname, sizeof(dname), "%s%s", SRC_DIR, module_dirs[i]);
+		scan_dir(dname, seen, &nknobs);
+	}
 	for (i = 0; i < SLD_KN_COUNT; i++)
 		if (!seen[i])
 			fail_msg("schema knob %s has no SLD_KNOB() in %s",

@@ -676,7 +676,7 @@ static void test_registry(void **state)
 	assert_string_equal(file("etc/sld-compat/sld-compat.conf"),
 		"# sld-compat test\n#verbose = 1\nhypervisor_modules = vboxdrv\nsafe_modules = kvm_amd\n");
 	/* Emptying a list: written as the module's edit, and the file stops setting it. */
-	put(P "hypervisor_modules", "\n");	/* as src/registry.c shows an empty list */
+	put(P "hypervisor_modules", "\n");	/* as src/detect/registry.c shows an empty list */
 	RUN(&r, "registry", "add", "--hypervisor", "vboxdrv");
 	assert_string_equal(file(P "hypervisor_modules"), "vboxdrv");
 	RUN(&r, "registry", "remove", "vboxdrv", "--persist");

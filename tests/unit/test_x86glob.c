@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Task-name patterns (src/x86scan/glob.c): exempt_comm's matcher and check. */
+/* Task-name patterns (src/schema/glob.c): exempt_comm's matcher and check. */
 #include "test_x86util.h"
 
 /* Both strings in exactly sized buffers, so ASan sees a read past the end. */

@@ -127,7 +127,7 @@ if [ -z "${SLD_KO:-}" ] && [ -f "$top/tests/fixtures/Kbuild" ]; then
 	# fx_vendor uses the vendor header the way a vendor does: a copy;
 	# ksym.h is how sld_compat and the fixtures find kernel functions.
 	build_tree "$top/tests/fixtures" "$top/build/fixtures/$kver" \
-		"$top/src/include/sld_compat_api.h" "$top/src/ksym.h"
+		"$top/src/include/sld_compat_api.h" "$top/src/kernel/ksym.h"
 fi
 flock -u 9
 

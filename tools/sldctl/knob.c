@@ -107,7 +107,7 @@ int knob_check_module(char *v, char *why, size_t n)
 
 /*
  * A task name or pattern, checked as the module checks it
- * (src/x86scan/glob.c): inner spaces allowed, as in "CPU 3/KVM".
+ * (src/schema/glob.c): inner spaces allowed, as in "CPU 3/KVM".
  */
 int knob_check_comm(char *v, char *why, size_t n)
 {
