@@ -106,7 +106,7 @@ int x86_decode_fast(const uint8_t *buf, size_t len);
 size_t x86_decode_run(const uint8_t *buf, size_t len, size_t max,
 		      size_t *count);
 
-/* The finder instruction a decoded insn is, or X86_F_NONE (scan.c). */
+/* The finder instruction a decoded insn is, or X86_F_NONE (find.c). */
 enum x86_find x86_find_of(const struct x86_insn *insn);
 
 /* ---- finder ----------------------------------------------------------- */
