@@ -152,11 +152,4 @@ bool x86scan_run(struct x86scan *s, size_t max_insns, x86scan_cb cb, void *ctx);
 size_t x86_rel32_to(const uint8_t *buf, size_t len, uint64_t base,
 		    uint64_t lo, uint64_t hi);
 
-/* ---- task-name patterns (glob.c) -------------------------------------- */
-
-/* '*' any run, '?' one character, '\' escapes; the whole name must match. */
-bool sld_glob_match(const char *pattern, const char *name);
-/* NULL if pattern can match a name of max_chars, else why not. */
-const char *sld_glob_check(const char *pattern, size_t max_chars);
-
 #endif /* SLD_X86SCAN_H */
