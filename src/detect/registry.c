@@ -23,7 +23,6 @@
 #include "knobs.h"
 #include "names.h"
 #include "verdict.h"
-#include "modscan.h"
 #include "registry.h"
 
 /* Bounds: the knob schema (schema/knobs_table.h). */
@@ -233,14 +232,14 @@ static int list_show(const struct name_set *set, char *buf, size_t size)
 	return n;
 }
 
-/* A changed list re-decides the loaded modules (modscan.c). */
+/* A changed list re-decides the loaded modules (knobs.h). */
 static int safe_set(const char *val, const char **why)
 {
 	int err = list_set(&admin_safe, &admin_hv, SLD_KN_SAFE_MODULES, val,
 			   why);
 
 	if (!err)
-		sld_modscan_redecide("safe_modules");
+		sld_knobs_verdict_changed("safe_modules");
 	return err;
 }
 
@@ -255,7 +254,7 @@ static int hv_set(const char *val, const char **why)
 			   val, why);
 
 	if (!err)
-		sld_modscan_redecide("hypervisor_modules");
+		sld_knobs_verdict_changed("hypervisor_modules");
 	return err;
 }
 
