@@ -135,12 +135,14 @@ cpu-check: deps vmbin
 
 # Lint (tests/lint/, each installs what it needs): the version's copies
 # agree with src/VERSION, shellcheck on every shell script, the kernel's
-# checkpatch.pl on src/; then the module built for every kernel of the
-# suite with W=1 and sparse (lint-build). All of it runs, whatever fails.
+# checkpatch.pl on src/, no circle and no call up a layer between the
+# files of src/ (layers.sh, src/README.md); then the module built for
+# every kernel of the suite with W=1 and sparse (lint-build). All of it
+# runs, whatever fails.
 lint:
 	@status=0; \
 	prove -e bash -f -o tests/lint/version.sh tests/lint/shellcheck.sh \
-		tests/lint/checkpatch.sh || status=1; \
+		tests/lint/checkpatch.sh tests/lint/layers.sh || status=1; \
 	$(MAKE) -s lint-build || status=1; \
 	exit $$status
 

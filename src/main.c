@@ -117,7 +117,7 @@ static int __init sld_compat_init(void)
 		goto out_hooks;
 	sld_task_init();
 	sld_exempt_init();
-	sld_policy_on_change(sld_modscan_redecide);
+	sld_knobs_on_verdict_change(sld_modscan_redecide);
 	err = sld_modscan_init();
 	if (err)
 		goto out_task;

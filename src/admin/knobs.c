@@ -62,6 +62,27 @@ void sld_knobs_unlock(void)
 	mutex_unlock(&knobs_mutex);
 }
 
+/*
+ * Who re-decides the loaded modules when a verdict knob changes: modscan.c
+ * owns them and sits above every knob's file, so main.c passes its
+ * function in. NULL until then: load-time values need no re-decision.
+ */
+static void (*verdict_changed)(const char *knob);	/* knobs_mutex */
+
+void sld_knobs_on_verdict_change(void (*fn)(const char *knob))
+{
+	mutex_lock(&knobs_mutex);
+	verdict_changed = fn;
+	mutex_unlock(&knobs_mutex);
+}
+
+void sld_knobs_verdict_changed(const char *knob)
+{
+	lockdep_assert_held(&knobs_mutex);
+	if (verdict_changed)
+		verdict_changed(knob);
+}
+
 int sld_parse_bool(const char *val, bool *out, const char **why)
 {
 	if (!strcmp(val, "1") || !strcmp(val, "Y") || !strcmp(val, "y")) {

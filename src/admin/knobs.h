@@ -56,6 +56,16 @@ int sld_parse_enum(const char *val, const char *const *names,
 void sld_knobs_lock(void);
 void sld_knobs_unlock(void);
 
+/*
+ * A knob that changes what loaded modules are or what is done about them
+ * (on_hypervisor, safe_modules, hypervisor_modules, trust_sld_safe) calls
+ * sld_knobs_verdict_changed() from its setter, under the knobs' mutex;
+ * that calls what main.c registered (modscan.c's re-decision), so no knob
+ * file calls up into modscan.c.
+ */
+void sld_knobs_on_verdict_change(void (*fn)(const char *knob));
+void sld_knobs_verdict_changed(const char *knob);
+
 int sld_knobs_init(void);	/* the sysfs files, last at load */
 void sld_knobs_exit(void);
 

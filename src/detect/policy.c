@@ -31,15 +31,6 @@ static_assert(SLD_POLICY_PROTECT == 0 && SLD_POLICY_DISABLE == 1 &&
 	      SLD_POLICY_NVALUES == 4);
 
 static unsigned int on_hypervisor = SLD_POLICY_PROTECT;
-static void (*redecide)(const char *knob);	/* knobs mutex */
-
-/* Before the knobs are live (main.c); load-time values need no redecide. */
-void sld_policy_on_change(void (*fn)(const char *knob))
-{
-	sld_knobs_lock();
-	redecide = fn;
-	sld_knobs_unlock();
-}
 
 enum sld_policy sld_policy(void)
 {
@@ -60,8 +51,7 @@ static int policy_set(const char *val, const char **why)
 	if (err)
 		return err;
 	WRITE_ONCE(on_hypervisor, p);
-	if (redecide)
-		redecide("on_hypervisor");
+	sld_knobs_verdict_changed("on_hypervisor");
 	return 0;
 }
 

@@ -40,10 +40,4 @@ unsigned int sld_policy_move(struct sld_policy_hold *h, struct module *mod,
 void sld_policy_release(struct sld_policy_hold *h, struct module *mod);
 int sld_policy_changes(unsigned int ch, char *buf, size_t size);
 
-/*
- * Who re-decides the loaded modules when on_hypervisor changes: modscan.c
- * owns them and sits above this file, so main.c passes its function in.
- */
-void sld_policy_on_change(void (*redecide)(const char *knob));
-
 #endif /* SLD_POLICY_H */

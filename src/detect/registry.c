@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Who says what a module is, besides its text: the built-in table, the
- * admin (knobs safe_modules and hypervisor_modules) and vendors (the API
- * in vendor.c). The verdict rule itself is sld_classify() in modlib/verdict.c.
+ * Who says what a module is, besides its text and the table of known
+ * hypervisors (schema/hypervisors.c): the admin (knobs safe_modules and
+ * hypervisor_modules) and vendors (the API in vendor.c). The verdict rule
+ * itself, which weighs them all, is sld_classify() in modlib/verdict.c.
  *
  * A mutex, not RCU, protects the sets: every lookup comes from sleepable
  * context (module notifier, vendor call from a module's init, knob
@@ -18,12 +19,9 @@
 #include <linux/string.h>
 
 #include "sld_compat.h"
-#include "hypervisors.h"
-#include "symbols.h"
 #include "knobs.h"
 #include "names.h"
 #include "verdict.h"
-#include "modscan.h"
 #include "registry.h"
 
 /* Bounds: the knob schema (schema/knobs_table.h). */
@@ -77,21 +75,6 @@ static void set_del(struct name_set *s, int i)
 }
 
 /* ---- lookups ---------------------------------------------------------- */
-
-/*
- * The table's guest-handler entries (kvm_intel) are safe only when the
- * running kernel has handle_guest_split_lock (sld_kernel.guest_handler).
- */
-bool sld_registry_builtin_safe(const char *name, const char **why)
-{
-	const struct sld_known_hv *hv = sld_known_hv_find(name);
-
-	if (!hv || hv->kind != SLD_HV_GUEST_HANDLER || !sld_kernel.guest_handler)
-		return false;
-	if (why)
-		*why = hv->why;
-	return true;
-}
 
 int sld_registry_admin(const char *name)
 {
@@ -233,14 +216,14 @@ static int list_show(const struct name_set *set, char *buf, size_t size)
 	return n;
 }
 
-/* A changed list re-decides the loaded modules (modscan.c). */
+/* A changed list re-decides the loaded modules (knobs.h). */
 static int safe_set(const char *val, const char **why)
 {
 	int err = list_set(&admin_safe, &admin_hv, SLD_KN_SAFE_MODULES, val,
 			   why);
 
 	if (!err)
-		sld_modscan_redecide("safe_modules");
+		sld_knobs_verdict_changed("safe_modules");
 	return err;
 }
 
@@ -255,7 +238,7 @@ static int hv_set(const char *val, const char **why)
 			   val, why);
 
 	if (!err)
-		sld_modscan_redecide("hypervisor_modules");
+		sld_knobs_verdict_changed("hypervisor_modules");
 	return err;
 }
 

@@ -13,7 +13,8 @@
  * out-of-tree module can claim it, wrongly, and its guests then receive
  * split-lock #AC. An ignored tag leaves the module to the rest of the
  * rule (known hypervisor, VMX text, ...). A change re-decides every
- * loaded module (modscan.c), as the other verdict knobs do.
+ * loaded module (sld_knobs_verdict_changed()), as the other verdict knobs
+ * do.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,7 +25,6 @@
 #include "compat/compat.h"
 #include "knobs.h"
 #include "trust.h"
-#include "modscan.h"
 
 /* The schema's values, indexed by enum sld_trust. */
 static_assert(SLD_TRUST_Y == 0 && SLD_TRUST_SIGNED == 1 && SLD_TRUST_N == 2 &&
@@ -113,7 +113,7 @@ static int trust_set(const char *val, const char **why)
 		return err;
 	}
 	WRITE_ONCE(trust_sld_safe, t);
-	sld_modscan_redecide("trust_sld_safe");
+	sld_knobs_verdict_changed("trust_sld_safe");
 	return 0;
 }
 

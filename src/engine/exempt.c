@@ -40,10 +40,10 @@
 #include <linux/string.h>
 
 #include "sld_compat.h"
-#include "x86scan.h"
 #include "compat/compat.h"
 #include "degraded.h"
 #include "exempt.h"
+#include "glob.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "task_sld.h"

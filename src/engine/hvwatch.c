@@ -53,8 +53,6 @@
 #include "symbols.h"
 #include "task_sld.h"
 
-#define HV_MAX	16
-
 enum hv_via { VIA_NONE, VIA_PROFILE, VIA_LEARNED };
 
 struct hv_entry {
@@ -72,7 +70,7 @@ struct hv_entry {
 	struct sld_owner owner;
 };
 
-static struct hv_entry hv[HV_MAX];
+static struct hv_entry hv[SLD_HV_MAX];
 static DEFINE_MUTEX(hv_mutex);		/* lock order: knobs.c */
 /*
  * Whether entry probes are armed (enabled=Y), as sld_hv_arm() last set it.
@@ -166,7 +164,7 @@ static int learn_pre(struct kprobe *kp, struct pt_regs *regs)
 
 	if (!owner)
 		return 0;
-	for (i = 0; i < HV_MAX; i++) {
+	for (i = 0; i < SLD_HV_MAX; i++) {
 		if (READ_ONCE(hv[i].mod) != owner)
 			continue;
 		/* A profiled module protects through its run path only. */
@@ -218,7 +216,7 @@ static void update_learning(void)
 	bool want = false;
 	unsigned int i;
 
-	for (i = 0; i < HV_MAX; i++)
+	for (i = 0; i < SLD_HV_MAX; i++)
 		want |= hv[i].mod && !hv[i].kp_on;
 	sld_hook_want(&hook_learn, want);
 }
@@ -238,7 +236,7 @@ static void learn_all(void)
 	unsigned int i;
 
 	mutex_lock(&hv_mutex);
-	for (i = 0; i < HV_MAX; i++) {
+	for (i = 0; i < SLD_HV_MAX; i++) {
 		struct hv_entry *e = &hv[i];
 		unsigned long addr = READ_ONCE(e->learned);
 
@@ -330,7 +328,7 @@ static struct hv_entry *pick_slot(const char *name)
 	struct hv_entry *unused = NULL, *any = NULL;
 	unsigned int i;
 
-	for (i = 0; i < HV_MAX; i++) {
+	for (i = 0; i < SLD_HV_MAX; i++) {
 		struct hv_entry *e = &hv[i];
 
 		if (e->mod)
@@ -355,7 +353,7 @@ void sld_hv_watch(struct module *mod)
 	unsigned int i;
 
 	mutex_lock(&hv_mutex);
-	for (i = 0; i < HV_MAX; i++) {
+	for (i = 0; i < SLD_HV_MAX; i++) {
 		if (hv[i].mod == mod) {
 			hv[i].refs++;
 			goto out;
@@ -364,7 +362,7 @@ void sld_hv_watch(struct module *mod)
 	e = pick_slot(mod->name);
 	if (!e) {
 		pr_warn("%s: more than %d hypervisor modules: its tasks are protected only from their first split lock\n",
-			mod->name, HV_MAX);
+			mod->name, SLD_HV_MAX);
 		goto out;
 	}
 	memset(e, 0, offsetof(struct hv_entry, owner));
@@ -388,7 +386,7 @@ void sld_hv_unwatch(struct module *mod)
 	unsigned int i, n;
 
 	mutex_lock(&hv_mutex);
-	for (i = 0; i < HV_MAX; i++) {
+	for (i = 0; i < SLD_HV_MAX; i++) {
 		struct hv_entry *e = &hv[i];
 
 		if (e->mod != mod || --e->refs)
@@ -414,7 +412,7 @@ void sld_hv_arm(bool on)
 
 	mutex_lock(&hv_mutex);
 	hv_armed = on;
-	for (i = 0; i < HV_MAX; i++) {
+	for (i = 0; i < SLD_HV_MAX; i++) {
 		if (!hv[i].kp_on)
 			continue;
 		if (on)
@@ -431,7 +429,7 @@ void sld_hv_setup(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < HV_MAX; i++)
+	for (i = 0; i < SLD_HV_MAX; i++)
 		hv[i].owner.why = SLD_WHY_HV;
 	hv_armed = READ_ONCE(sld_knobs.enabled);	/* as given at load */
 	if (sld_lookup(hook_learn.symbol))
@@ -458,7 +456,7 @@ void sld_hv_exit(void)
 
 	cancel_work_sync(&learn_work);
 	mutex_lock(&hv_mutex);
-	for (i = 0; i < HV_MAX; i++) {
+	for (i = 0; i < SLD_HV_MAX; i++) {
 		if (hv[i].kp_on)
 			unregister_kprobe(&hv[i].kp);
 		hv[i].kp_on = false;
@@ -489,7 +487,7 @@ int sld_hv_show(char *buf, size_t size)
 	int n = 0;
 
 	mutex_lock(&hv_mutex);
-	for (i = 0; i < HV_MAX; i++) {
+	for (i = 0; i < SLD_HV_MAX; i++) {
 		const struct hv_entry *e = &hv[i];
 
 		if (!e->mod)

@@ -1108,7 +1108,7 @@ int sld_tasks_show(char *buf, size_t size)
 	return n;
 }
 
-#define IN_USE_OWNERS	16	/* hvwatch.c's modules (HV_MAX) */
+#define IN_USE_OWNERS	SLD_HV_MAX	/* task_sld.h */
 
 struct owner_count {
 	struct sld_owner *o;

@@ -33,6 +33,12 @@ struct sld_owner {
 	atomic_long_t tasks, ac_user, ac_guest;
 };
 
+/*
+ * Hypervisor owners at most: hvwatch.c watches that many modules at once,
+ * so the in_use file counts that many distinct owners at most.
+ */
+#define SLD_HV_MAX	16
+
 int sld_task_setup(void);		/* before sld_hooks_init() */
 void sld_task_init(void);		/* after sld_hooks_init() */
 void sld_task_exit(void);		/* before sld_hooks_exit() */

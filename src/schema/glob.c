@@ -7,7 +7,7 @@
  * 15 bytes: alternatives are separate list entries). Shared by the module
  * (matching, checking a write) and sldctl (checking before it persists).
  */
-#include "x86scan.h"
+#include "glob.h"
 
 /*
  * Iterative, backtracking only to the last '*': O(len(p) * len(s)), no

@@ -106,7 +106,7 @@ int x86_decode_fast(const uint8_t *buf, size_t len);
 size_t x86_decode_run(const uint8_t *buf, size_t len, size_t max,
 		      size_t *count);
 
-/* The finder instruction a decoded insn is, or X86_F_NONE (scan.c). */
+/* The finder instruction a decoded insn is, or X86_F_NONE (find.c). */
 enum x86_find x86_find_of(const struct x86_insn *insn);
 
 /* ---- finder ----------------------------------------------------------- */
@@ -151,12 +151,5 @@ bool x86scan_run(struct x86scan *s, size_t max_insns, x86scan_cb cb, void *ctx);
  */
 size_t x86_rel32_to(const uint8_t *buf, size_t len, uint64_t base,
 		    uint64_t lo, uint64_t hi);
-
-/* ---- task-name patterns (glob.c) -------------------------------------- */
-
-/* '*' any run, '?' one character, '\' escapes; the whole name must match. */
-bool sld_glob_match(const char *pattern, const char *name);
-/* NULL if pattern can match a name of max_chars, else why not. */
-const char *sld_glob_check(const char *pattern, size_t max_chars);
 
 #endif /* SLD_X86SCAN_H */

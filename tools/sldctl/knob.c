@@ -14,11 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "glob.h"
 #include "knob.h"
 #include "modname.h"
 #include "names.h"
 #include "util.h"
-#include "x86scan.h"
 
 /* Bounds: the schema shared with the module (src/schema/knobs_table.h). */
 #define MODNAME_MAX	SLD_MODNAME_LEN
