@@ -106,6 +106,11 @@ for w in $entries; do
 done
 is "$bad" "" "sldctl(8): every entry under COMMANDS is a subcommand"
 
+# sldctl(8) cites README's trust-model section by its title.
+title=$(grep -oE 'the section "[^"]+" of' "$mantxt" | sed 's/^the section "//; s/" of$//')
+like "$title" 'trust model' "sldctl(8) cites the trust model's section ($title)"
+run "README.md has the section sldctl(8) cites" grep -qxF "## $title" README.md
+
 # Markdown tables: `a|b` inside a code span must be written `a\|b`.
 docs=(README.md docs/*.md)
 bad=$(awk '/^\|/ {
