@@ -134,15 +134,16 @@ cpu-check: deps vmbin
 	prove --exec cat build/vm-enforcing/*.tap
 
 # Lint (tests/lint/, each installs what it needs): the version's copies
-# agree with src/VERSION, shellcheck on every shell script, the kernel's
-# checkpatch.pl on src/, no circle and no call up a layer between the
-# files of src/ (layers.sh, src/README.md); then the module built for
-# every kernel of the suite with W=1 and sparse (lint-build). All of it
-# runs, whatever fails.
+# agree with src/VERSION, the project's address with packaging/project.mk,
+# the documentation with the knobs and subcommands, shellcheck on every
+# shell script, the kernel's checkpatch.pl on src/, no circle and no call
+# up a layer between the files of src/ (layers.sh, src/README.md); then
+# the module built for every kernel of the suite with W=1 and sparse
+# (lint-build). All of it runs, whatever fails.
 lint:
 	@status=0; \
-	prove -e bash -f -o tests/lint/version.sh tests/lint/shellcheck.sh \
-		tests/lint/checkpatch.sh tests/lint/layers.sh || status=1; \
+	prove -e bash -f -o tests/lint/version.sh tests/lint/project.sh tests/lint/docs.sh \
+		tests/lint/shellcheck.sh tests/lint/checkpatch.sh tests/lint/layers.sh || status=1; \
 	$(MAKE) -s lint-build || status=1; \
 	exit $$status
 
@@ -235,7 +236,7 @@ dkms-uninstall:
 PKG_DIR := build/pkg
 PKG_TREE := $(PKG_DIR)/src-tree
 PKG_TARBALL := $(PKG_DIR)/sld-compat-$(VERSION).tar.gz
-PKG_FILES := dkms.conf src tools packaging udev README.md CHANGELOG.md COPYING
+PKG_FILES := dkms.conf src tools packaging udev README.md CHANGELOG.md COPYING docs
 
 pkg-tree:
 	rm -rf $(PKG_TREE)

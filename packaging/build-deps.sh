@@ -22,6 +22,12 @@ deb)
 		build-dep -y -q --no-install-recommends . >/dev/null
 	;;
 rpm)
+	# Only Debian's packages are installed here (apt): elsewhere say so,
+	# and how to build, rather than try apt-get.
+	if ! command -v dpkg-query >/dev/null 2>&1; then
+		echo "make rpm: installs its build dependencies on Debian only (apt); here install the spec's BuildRequires and run rpmbuild (README.md: Fedora, RHEL and alike)" >&2
+		exit 1
+	fi
 	# rpmbuild runs with --nodeps (Debian's rpm database knows none of
 	# the dpkg-installed packages): these stand for the spec's
 	# BuildRequires.

@@ -7,7 +7,8 @@
 # carry written out is checked against it here: the newest entries of
 # debian/changelog and of the rpm spec's %changelog, the spec's Version
 # and the man page's header. And CHANGELOG.md has one "Unreleased"
-# section, at the top, the others named by a version. Part of
+# section, at the top, the others named by a version; whether the
+# version is released, the three changelogs say alike. Part of
 # `make lint`; TAP on stdout.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -34,4 +35,18 @@ is "$(printf '%s\n' "$heads" | head -n1)" "## Unreleased" "CHANGELOG.md: Unrelea
 is "$(printf '%s\n' "$heads" | grep -ci 'unreleased')" 1 "CHANGELOG.md: one Unreleased section"
 is "$(printf '%s\n' "$heads" | sed 1d | grep -cvE '^## [0-9]+\.[0-9]+\.[0-9]+ \([0-9]{4}-[0-9]{2}-[0-9]{2}\)$')" 0 \
 	"CHANGELOG.md: every other section is '## X.Y.Z (YYYY-MM-DD)'"
+# Released or not, the three changelogs agree: CHANGELOG.md has a
+# "## X.Y.Z (DATE)" section for the version exactly when debian/changelog's
+# newest entry names a distribution (not UNRELEASED) and the spec's newest
+# %changelog entry does not begin "Not released yet".
+if grep -q "^## $ver (" CHANGELOG.md; then rel=released; else rel=unreleased; fi
+dist=$(sed -n '1s/^[^)]*) \([^;]*\);.*/\1/p' packaging/debian/changelog)
+if [ "$dist" = UNRELEASED ]; then drel=unreleased; else drel=released; fi
+if sed -n '/^%changelog/,$p' $spec | sed -n '/^\* /{n;p;q}' | grep -q '^- Not released yet'; then
+	srel=unreleased
+else
+	srel=released
+fi
+is "$drel" "$rel" "debian/changelog ($dist) agrees with CHANGELOG.md: $ver is $rel"
+is "$srel" "$rel" "rpm spec's %changelog agrees with CHANGELOG.md: $ver is $rel"
 tap_done

@@ -74,6 +74,14 @@ run "tools deb: extracted sldctl --version" \
 	sh -c "$tmp/tools.root/usr/sbin/sldctl --version | grep -qx 'sldctl $ver'"
 
 # --- RPM ------------------------------------------------------------------
+# Where dpkg-query is missing (not Debian), make rpm's build-deps.sh says
+# what to do instead of trying apt-get: a PATH with only what it needs.
+mkdir -p "$tmp/nodpkg"
+for c in sh dirname id; do ln -s "$(command -v $c)" "$tmp/nodpkg/$c"; done
+PATH=$tmp/nodpkg sh packaging/build-deps.sh rpm >"$tmp/nodpkg.out" 2>&1
+is "$?" 1 "build-deps.sh rpm without dpkg-query: exit 1"
+run "build-deps.sh rpm without dpkg-query: says Debian only, and what to do" \
+	grep -q "on Debian only (apt); here install the spec's BuildRequires and run rpmbuild" "$tmp/nodpkg.out"
 run "make rpm" make -s rpm
 rpmlint -c packaging/rpm/rpmlint.toml "$drpm" "$trpm" packaging/rpm/sld-compat.spec >"$tmp/rpmlint" 2>&1
 run "rpmlint: no errors" sh -c "cat $tmp/rpmlint; grep -q ' 0 errors,' $tmp/rpmlint"

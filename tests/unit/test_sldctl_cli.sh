@@ -98,6 +98,7 @@ capture env SLDCTL_ROOT="$T/root" SLDCTL_CONFIG="$T/root/none.conf" "$SLDCTL" re
 expect_rc 0 "registry list without the module"
 expect_grep "$T/out" "built-in hypervisor: vmmon (VMware vmmon" "registry list: built-in vmmon"
 expect_grep "$T/out" "built-in hypervisor: vboxdrv (VirtualBox vboxdrv" "registry list: built-in vboxdrv"
+expect_grep "$T/out" "built-in safe: kvm_intel (kvm_intel calls the kernel's handle_guest_split_lock; only when the kernel has handle_guest_split_lock)" "registry list: built-in safe kvm_intel, with its condition"
 
 # ---- broken input ---------------------------------------------------------------
 printf 'hello, world\n' > "$T/text.ko"

@@ -248,8 +248,14 @@ for v in $(seq 7001 7040) 1024 512; do
 	[ "$c" -eq 1 ] || dups="$dups $v:$c"
 done
 is "$dups" "" "status -v: each value printed once"
+# JSON holds everything anyway: -v is accepted there and adds nothing.
+capture "$SLDCTL" status --json
+cp "$T/out" "$T/json-plain"
 capture "$SLDCTL" status --verbose --json
-expect_rc 2 "status --verbose --json: usage error"
+expect_rc 0 "status --verbose --json: exit 0, as status --json"
+is "$(cat "$T/out")" "$(cat "$T/json-plain")" "status --verbose --json: the same document as --json"
+capture "$SLDCTL" status -v --format json
+expect_rc 0 "status -v --format json: exit 0"
 capture "$SLDCTL" status -v --format prometheus
 expect_rc 2 "status -v --format prometheus: usage error"
 

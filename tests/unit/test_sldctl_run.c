@@ -603,6 +603,41 @@ static void test_doctor_loaded(void **state)
 	assert_non_null(finding(o, "cpu-no-split-lock-detect"));
 }
 
+/*
+ * What doctor was asked to check and could not: exit 2 and "error",
+ * never "healthy" or "not-needed".
+ */
+static void test_doctor_cannot_check(void **state)
+{
+	struct json_object *o;
+	struct run r;
+
+	(void)state;
+	make_loaded();
+	RUN(&r, "doctor", "--json", "--kernel", "9.9.9");
+	assert_int_equal(r.rc, 2);
+	o = parse_out(&r);
+	assert_string_equal(jstr(o, "result"), "error");
+	assert_int_equal(json_object_get_int(jget(o, "exit")), 2);
+	assert_string_equal(jstr(finding(o, "modules-dir-missing"), "severity"), "error");
+	assert_null(finding(o, "healthy"));
+	assert_null(finding(o, "not-needed"));
+	RUN(&r, "doctor", "--kernel", "9.9.9");
+	assert_int_equal(r.rc, 2);
+	assert_non_null(strstr(r.out, "[error] modules-dir-missing: "));
+	assert_non_null(strstr(r.out, "doctor: error\n"));
+	/* An installed vmmon.ko that cannot be read is not a healthy host. */
+	put("lib/modules/" KVER "/updates/dkms/vmmon.ko", "not an ELF file\n");
+	RUN(&r, "doctor", "--json", "--kernel", KVER);
+	assert_int_equal(r.rc, 2);
+	o = parse_out(&r);
+	assert_string_equal(jstr(o, "result"), "error");
+	assert_string_equal(jstr(finding(o, "module-unreadable"), "severity"), "error");
+	assert_non_null(strstr(jstr(finding(o, "module-unreadable"), "message"), "vmmon.ko could not be checked"));
+	assert_null(finding(o, "healthy"));
+	assert_null(finding(o, "not-needed"));
+}
+
 /* Why sld_compat is in use: its hypervisor tasks, and others' references. */
 static void test_in_use(void **state)
 {
@@ -666,6 +701,13 @@ static void test_registry(void **state)
 	assert_string_equal(jstr(o, "hypervisor_modules.0"), "vmmon");
 	assert_string_equal(jstr(o, "builtin.0.name"), "vmmon");
 	assert_string_equal(jstr(o, "builtin.1.name"), "vboxdrv");
+	/* The same facts as the text view: kvm_intel is built-in safe. */
+	assert_int_equal(jlen(o, "builtin"), 3);
+	assert_string_equal(jstr(o, "builtin.0.verdict"), "hypervisor");
+	assert_true(jnull(o, "builtin.0.condition"));
+	assert_string_equal(jstr(o, "builtin.2.name"), "kvm_intel");
+	assert_string_equal(jstr(o, "builtin.2.verdict"), "sld_safe");
+	assert_string_equal(jstr(o, "builtin.2.condition"), "the kernel has handle_guest_split_lock");
 	assert_non_null(strstr(jstr(o, "seen.0"), "vmmon hypervisor"));
 	RUN(&r, "registry", "add", "--hypervisor", "vboxdrv", "--persist");
 	assert_int_equal(r.rc, 0);
@@ -837,6 +879,7 @@ int main(void)
 		cmocka_unit_test(test_status_mode_sources),
 		cmocka_unit_test(test_doctor_not_loaded),
 		cmocka_unit_test(test_doctor_loaded),
+		cmocka_unit_test(test_doctor_cannot_check),
 		cmocka_unit_test(test_in_use),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_exempt),

@@ -45,13 +45,15 @@ struct inventory {
 	struct installed *v;
 	size_t n;
 	char *sld_compat;	/* path of an installed sld_compat.ko*, or NULL */
-	bool dir_missing;
+	int dir_err;		/* errno: the directory could not be walked */
 };
 
 /*
  * Walk dir (/lib/modules/KVER): files outside kernel/ (DKMS, extra,
  * updates, misc) and files named like a built-in hypervisor are scanned
- * with the scan library. Unreadable files become findings.
+ * with the scan library. Unreadable files and directories below dir
+ * become error findings (doctor then exits 2); dir itself missing or
+ * unreadable sets dir_err.
  */
 void inventory_scan(const char *dir, struct inventory *inv, struct findings *f);
 void inventory_free(struct inventory *inv);

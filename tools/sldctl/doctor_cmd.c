@@ -111,10 +111,15 @@ static void module_findings(struct facts *x, struct findings *f)
 	char title[96];
 	size_t i;
 
-	if (x->inv.dir_missing)
-		doc_add(f, "modules-dir-missing", DOC_WARNING, NULL,
-			"No modules are installed for kernel %s (/lib/modules/%s is missing).",
+	/* What was asked could not be checked: an error, never "healthy". */
+	if (x->inv.dir_err == ENOENT)
+		doc_add(f, "modules-dir-missing", DOC_ERROR, NULL,
+			"No modules are installed for kernel %s (/lib/modules/%s is missing), so its hypervisor modules could not be checked.",
 			x->kver, x->kver);
+	else if (x->inv.dir_err)
+		doc_add(f, "modules-dir-unreadable", DOC_ERROR, NULL,
+			"/lib/modules/%s could not be read (%s), so its hypervisor modules could not be checked.",
+			x->kver, strerror(x->inv.dir_err));
 	for (i = 0; i < x->inv.n; i++) {
 		const struct installed *m = &x->inv.v[i];
 

@@ -4,11 +4,13 @@
  * modules (doctor.h).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "doctor.h"
 #include "hypervisors.h"
@@ -98,15 +100,20 @@ static void classify(struct installed *m, struct findings *f)
 	struct scan_report r;
 	struct kofile *ko;
 	char err[256];
+	int rc;
 
 	if (kofile_open(m->path, &ko, err, sizeof(err)) != KO_OK) {
 		m->error = true;
-		doc_add(f, "module-unreadable", DOC_WARNING, NULL,
+		doc_add(f, "module-unreadable", DOC_ERROR, NULL,
 			"%s could not be checked: %s.", m->path, err);
 		return;
 	}
-	if (scan_kofile(ko, m->path, &r)) {
+	rc = scan_kofile(ko, m->path, &r);
+	if (rc) {
 		m->error = true;
+		doc_add(f, "module-unreadable", DOC_ERROR, NULL,
+			"%s could not be checked: its text could not be scanned (%s).",
+			m->path, strerror(rc < 0 ? -rc : rc));
 	} else {
 		m->verdict = r.verdict;
 		m->reason = r.reason;
@@ -123,6 +130,12 @@ static int visit(const char *path, const struct stat *st, int type,
 
 	(void)st;
 	(void)ftw;
+	if (type == FTW_DNR) {
+		doc_add(walk.f, "modules-dir-unreadable", DOC_ERROR, NULL,
+			"%s could not be read, so the modules in it could not be checked.",
+			path);
+		return 0;
+	}
 	if (type != FTW_F || !module_name(path, m.name, sizeof(m.name)))
 		return 0;
 	if (!strcmp(m.name, "sld_compat")) {
@@ -150,8 +163,10 @@ void inventory_scan(const char *dir, struct inventory *inv, struct findings *f)
 	walk.inv = inv;
 	walk.f = f;
 	walk.dirlen = strlen(dir);
-	if (nftw(dir, visit, 16, FTW_PHYS))
-		inv->dir_missing = true;
+	if (access(dir, R_OK | X_OK))
+		inv->dir_err = errno;
+	else if (nftw(dir, visit, 16, FTW_PHYS))
+		inv->dir_err = errno ? errno : EIO;
 }
 
 void inventory_free(struct inventory *inv)

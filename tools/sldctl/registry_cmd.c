@@ -23,10 +23,27 @@
 
 #define SEEN_FILE	"/proc/sld_compat_modules"
 
+/*
+ * One entry of the table of known hypervisors shared with the module
+ * (src/schema): the verdict it gives, why, and the condition it
+ * holds under (NULL: always). Both views of `registry
+ * list` print these, so text and JSON carry the same facts.
+ */
+static const char *builtin_entry(const struct sld_known_hv *hv,
+				 const char **why, const char **cond)
+{
+	*why = hv->why;
+	*cond = NULL;
+	if (hv->kind != SLD_HV_GUEST_HANDLER)
+		return "hypervisor";
+	*cond = "the kernel has handle_guest_split_lock";
+	return "sld_safe";
+}
+
 static void list_human(struct admin *a)
 {
 	const char *knobs[] = { "safe_modules", "hypervisor_modules" };
-	const char *src, *why, *name;
+	const char *src, *why, *verdict, *cond;
 	char path[4096], *v, *seen;
 	size_t i;
 
@@ -35,13 +52,12 @@ static void list_human(struct admin *a)
 		printf("%s: %s (%s)\n", knobs[i], v ? v : "-", src);
 		free(v);
 	}
-	/* The table of known hypervisors shared with the module (src/schema). */
-	for (i = 0; (name = sld_known_hypervisor_at(i, &why)); i++)
-		printf("built-in hypervisor: %s (%s)\n", name, why);
-	for (i = 0; i < SLD_KNOWN_HVS; i++)
-		if (sld_known_hvs[i].kind == SLD_HV_GUEST_HANDLER)
-			printf("built-in safe: %s (when the kernel has handle_guest_split_lock)\n",
-			       sld_known_hvs[i].module);
+	for (i = 0; i < SLD_KNOWN_HVS; i++) {
+		verdict = builtin_entry(&sld_known_hvs[i], &why, &cond);
+		printf("built-in %s: %s (%s%s%s)\n", strcmp(verdict, "sld_safe") ?
+		       verdict : "safe", sld_known_hvs[i].module, why,
+		       cond ? "; only when " : "", cond ? cond : "");
+	}
 	if (sldctl_path(path, sizeof(path), SEEN_FILE) || sldctl_read_value(path, &seen)) {
 		printf("seen: (%s)\n", a->loaded ? "no " SEEN_FILE : "sld_compat not loaded");
 		return;
@@ -55,7 +71,7 @@ static void list_human(struct admin *a)
 static void list_json(struct admin *a)
 {
 	const char *knobs[] = { "safe_modules", "hypervisor_modules" };
-	const char *src = NULL, *why, *name;
+	const char *src = NULL, *why, *verdict, *cond;
 	char *v;
 	size_t i;
 
@@ -69,11 +85,13 @@ static void list_json(struct admin *a)
 	json_field_str(&a->j, "source", src);
 	json_key(&a->j, "builtin");
 	json_begin_array(&a->j);
-	for (i = 0; (name = sld_known_hypervisor_at(i, &why)); i++) {
+	for (i = 0; i < SLD_KNOWN_HVS; i++) {
+		verdict = builtin_entry(&sld_known_hvs[i], &why, &cond);
 		json_begin_object_flat(&a->j);
-		json_field_str(&a->j, "name", name);
-		json_field_str(&a->j, "verdict", "hypervisor");
+		json_field_str(&a->j, "name", sld_known_hvs[i].module);
+		json_field_str(&a->j, "verdict", verdict);
 		json_field_str(&a->j, "why", why);
+		json_field_str(&a->j, "condition", cond);
 		json_end_object(&a->j);
 	}
 	json_end_array(&a->j);

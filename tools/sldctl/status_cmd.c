@@ -12,7 +12,8 @@
  *
  * Human output (status_text.c): a summary, then the details, each value
  * once; --verbose adds hooks, kernel code, per-CPU account and every
- * module's scan record. Files it does not know are shown as they are.
+ * module's scan record. The JSON view always holds all of it: -v is
+ * accepted there and changes nothing. Files it does not know are shown as they are.
  * --json: {"cpu": {"split_lock_detect": bool|null, "bus_lock_detect":
  * bool|null}, "loaded": bool, "status": {name: string|null}, "knobs":
  * {name: string|null}, "in_use": {"refcnt", "hypervisor_tasks",
@@ -355,9 +356,6 @@ static int out_format(const struct cli *cl)
 	const char *f = cli_str(cl, "format");
 	int fmt;
 
-	if (!f && cl->json && cli_flag(cl, "verbose"))
-		return cli_error(cl, "--verbose is for the text view, not --json"),
-		       -1;
 	if (!f)
 		return cl->json ? FMT_JSON : FMT_TEXT;
 	if (!strcmp(f, "text"))
@@ -371,8 +369,9 @@ static int out_format(const struct cli *cl)
 		       -1;
 	if (cl->json && fmt != FMT_JSON)
 		return cli_error(cl, "--json conflicts with --format %s", f), -1;
-	if (cli_flag(cl, "verbose") && fmt != FMT_TEXT)
-		return cli_error(cl, "--verbose is for the text view, not --format %s",
+	/* JSON always holds everything, so -v asks for nothing more there. */
+	if (cli_flag(cl, "verbose") && fmt == FMT_PROM)
+		return cli_error(cl, "--verbose is for the text and JSON views, not --format %s",
 				 f), -1;
 	return fmt;
 }
