@@ -14,6 +14,10 @@ ENF=/sys/kernel/debug/tracing/enabled_functions
 [ -e $ENF ] || mount -t tracefs nodev /sys/kernel/debug/tracing 2>/dev/null
 ensure_unloaded
 load
+# For the record: how each hook is placed on this kernel (k/r, [FTRACE]).
+cut -d' ' -f2 $S/hooks | while read -r s; do
+	diag "kprobes/list: $(grep " $s+0x" $KPL | sed 's/^[0-9a-f]* *//' | paste -sd' ')"
+done
 for h in ac-user ac-guest; do
 	line=$(grep "^$h " $S/hooks)
 	sym=$(echo "$line" | cut -d' ' -f2)
