@@ -50,7 +50,10 @@ void sld_hook_add(struct sld_hook *h)
 	hooks[nhooks++] = h;
 }
 
-/* Never called after an override; its presence is what counts. */
+/*
+ * Does nothing: runs only when the pre-handler let the function run.
+ * Its presence is what counts (see the head comment).
+ */
 static void hook_no_post(struct kprobe *p, struct pt_regs *regs,
 			 unsigned long flags)
 {
