@@ -206,6 +206,8 @@ static int rec_show(struct seq_file *m, void *v)
 	else
 		seq_puts(m, rec->flags & RF_INIT ? ",init-scanned" : ",no-init");
 	seq_puts(m, rec->flags & RF_MODINFO ? ",modinfo" : ",no-modinfo");
+	if (rec->init_finds)
+		seq_puts(m, ",init-findings-ignored");
 	if (rec->flags & RF_TRUNC)
 		seq_puts(m, ",sections-truncated");
 	if (rec->claim != SLD_CLAIM_NONE)

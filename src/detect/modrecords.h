@@ -34,6 +34,7 @@ struct modrec {
 	bool modinfo_safe;
 	enum sld_claim claim;	/* what its sld_safe tag counted for */
 	unsigned int handler_calls;	/* call/jmp sites to the guest handler */
+	unsigned int init_finds;	/* findings in init text: not counted */
 	unsigned int nsec;
 	char sec[SLD_MAX_SECS][SLD_SEC_NAME_LEN];
 	u8 first_sec[X86_F_COUNT];

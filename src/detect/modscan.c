@@ -12,7 +12,9 @@
  * the modules loaded before sld_compat, decided here the same way.
  * Whether a module calls the kernel's guest #AC handler
  * (handle_guest_split_lock) is read from its text, not its symbol table,
- * so that a module loaded before sld_compat gets the same verdict.
+ * and findings in its init text are counted apart and never decide
+ * (modlib's sld_section_counts() says why), so that a module loaded
+ * before sld_compat, whose init text is gone, gets the same verdict.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -47,6 +49,7 @@ static bool notifier_on;
 struct scan_ctx {
 	struct modrec *rec;
 	unsigned int sec;
+	bool counts;		/* sld_section_counts(): not init text */
 };
 
 static int scan_cb(void *ctx, enum x86_find f, size_t off)
@@ -56,6 +59,10 @@ static int scan_cb(void *ctx, enum x86_find f, size_t off)
 
 	if (f < 0 || f >= X86_F_COUNT)
 		return 0;
+	if (!c->counts) {
+		rec->init_finds++;
+		return 0;
+	}
 	if (!rec->st.count[f]++) {
 		rec->st.first[f] = off;
 		rec->first_sec[f] = c->sec;
@@ -102,7 +109,7 @@ static void count_handler_calls(struct modrec *rec, const void *base,
 static int scan_region(struct modrec *rec, unsigned int sec,
 		       const void *base, unsigned long size, bool init)
 {
-	struct scan_ctx ctx = { .rec = rec, .sec = sec };
+	struct scan_ctx ctx = { .rec = rec, .sec = sec, .counts = !init };
 	struct x86scan *s;
 	u64 t0;
 
@@ -138,7 +145,7 @@ static int scan_sections(struct modrec *rec, const struct sld_elf_facts *e)
 		      RF_TRUNC * e->sec_truncated;
 	rec->modinfo_safe = e->modinfo_safe;
 	for (i = 0; i < e->nsec && !err; i++) {
-		bool init = !strncmp(e->sec[i].name, ".init", 5);
+		bool init = !sld_section_counts(e->sec[i].name);
 
 		add_sec(rec, e->sec[i].name);
 		if (init)

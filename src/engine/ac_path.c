@@ -50,7 +50,8 @@ static atomic_long_t ac_not_protected, ac_sld_cleared, ac_handed_back;
  * ip. The probe sits at the function entry, before any frame is built, so
  * the stack top is the caller's return address and `ret` goes straight
  * back to the caller.
- *  - int3 kprobe: kprobe_int3_handler() returns to regs->ip as set.
+ *  - int3 kprobe: kprobe_int3_handler() returns to regs->ip as set; never
+ *    a jump-optimized one, which would ignore it (hooks.c: override).
  *  - ftrace kprobe (the case at function entry here): kprobe_ftrace_handler
  *    leaves regs->ip alone when the pre-handler returns non-zero, and
  *    ftrace_regs_caller copies regs->ip into its return slot and restores
@@ -118,14 +119,15 @@ static int ac_guest_pre(struct kprobe *p, struct pt_regs *regs)
 	return take_over(regs, true);
 }
 
+/* override: take_over() changes regs->ip (hooks.c says what that needs). */
 static struct sld_hook hook_user = {
 	.name = "ac-user", .symbol = "handle_user_split_lock",
-	.pre = ac_user_pre,
+	.pre = ac_user_pre, .override = true,
 };
 
 static struct sld_hook hook_guest = {
 	.name = "ac-guest", .symbol = "handle_guest_split_lock",
-	.pre = ac_guest_pre,
+	.pre = ac_guest_pre, .override = true,
 };
 
 /* Before sld_hooks_init(). A missing handler is already degraded. */

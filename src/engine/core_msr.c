@@ -19,7 +19,8 @@
  * Writing 0x33 on a CPU without split-lock detection can misbehave even
  * when writing 0, and writing it where the kernel runs SLD off would turn
  * it on: a write is made only when sld_kernel.cpu_sld and the kernel's
- * mode is warn or fatal, and otherwise counted as skipped. The account
+ * mode is warn or fatal (or, where it cannot be read, the MSR showed SLD
+ * on: kernel_runs_sld()), and otherwise counted as skipped. The account
  * (per CPU: holds, toggles, writes, skips, re-assertions) is exact either
  * way: under TCG it is what the tests check.
  */
@@ -72,11 +73,28 @@ static raw_spinlock_t *core_lock(unsigned int cpu)
 	return &core_locks[hash_32(id, CORE_LOCK_BITS)];
 }
 
+/*
+ * Where the kernel's mode cannot be read (degraded sld-mode: sld_state is
+ * a static that only KALLSYMS_ALL kernels name), the MSR says whether it
+ * runs SLD: the kernel sets bit 29 on every CPU at boot in warn and fatal
+ * mode and leaves it clear in off and ratelimit mode, and only a set bit
+ * raises a split-lock #AC. Learned at load (any online CPU with the bit)
+ * or at the first #AC that finds it set (sld_msr_ac_off()); never
+ * forgotten, as the kernel's mode does not change after boot. Without
+ * this, every hold would be a skipped write, and the bit an #AC of a
+ * protected task clears would stay clear on that core until reboot.
+ */
+static bool sld_seen_on;
+
 static bool kernel_runs_sld(void)
 {
 	enum sld_mode m = sld_kernel_mode();
 
-	return sld_kernel.cpu_sld && (m == SLD_MODE_WARN || m == SLD_MODE_FATAL);
+	if (!sld_kernel.cpu_sld)
+		return false;
+	if (m == SLD_MODE_UNKNOWN)
+		return READ_ONCE(sld_seen_on);
+	return m == SLD_MODE_WARN || m == SLD_MODE_FATAL;
 }
 
 /* On this CPU; true if a write was made. */
@@ -218,8 +236,9 @@ void sld_msr_reassert(void)
  * hold back, a sibling may have come online, or the kernel's mode is
  * unknown to us and writes were skipped). Clearing bit 29 is what the
  * kernel's own warn path does; it is done only where the CPU has SLD, and
- * counted as a re-assertion. Where the CPU has none, no split-lock #AC
- * can follow.
+ * counted as a re-assertion, and the core's hold puts it back on when it
+ * ends, also where the kernel's mode is unknown (sld_seen_on). Where the
+ * CPU has none, no split-lock #AC can follow.
  */
 enum sld_ac_msr sld_msr_ac_off(void)
 {
@@ -236,6 +255,8 @@ enum sld_ac_msr sld_msr_ac_off(void)
 	if (sld_rdmsr_safe(MSR_TEST_CTRL, &v)) {
 		ret = SLD_AC_MSR_STUCK;
 	} else if (v & MSR_TEST_CTRL_SPLIT_LOCK_DETECT) {
+		/* Put back on when the core's hold ends, as in warn mode. */
+		WRITE_ONCE(sld_seen_on, true);
 		me->reasserts++;
 		if (sld_wrmsr_safe(MSR_TEST_CTRL,
 				   v & ~MSR_TEST_CTRL_SPLIT_LOCK_DETECT)) {
@@ -364,6 +385,27 @@ static int msr_cpu_online(unsigned int cpu)
 	return 0;
 }
 
+static void seen_on_local(void *unused)
+{
+	u64 v;
+
+	if (!sld_rdmsr_safe(MSR_TEST_CTRL, &v) &&
+	    (v & MSR_TEST_CTRL_SPLIT_LOCK_DETECT))
+		WRITE_ONCE(sld_seen_on, true);
+}
+
+/* The kernel's mode is unknown: ask the MSR of every online CPU. */
+static void learn_from_msr(void)
+{
+	if (!sld_kernel.cpu_sld || sld_kernel_mode() != SLD_MODE_UNKNOWN)
+		return;
+	cpus_read_lock();
+	on_each_cpu(seen_on_local, NULL, 1);
+	cpus_read_unlock();
+	pr_info("kernel split-lock mode unknown; MSR_TEST_CTRL says SLD is %s\n",
+		READ_ONCE(sld_seen_on) ? "on (warn or fatal)" : "off");
+}
+
 int sld_msr_init(void)
 {
 	unsigned int i;
@@ -371,6 +413,7 @@ int sld_msr_init(void)
 
 	for (i = 0; i < ARRAY_SIZE(core_locks); i++)
 		raw_spin_lock_init(&core_locks[i]);
+	learn_from_msr();
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "sld_compat:online",
 					msr_cpu_online, NULL);
 	if (ret < 0) {
@@ -400,8 +443,9 @@ void sld_msr_exit(void)
  * hold=0|1 task=0|1 bracket=N sld=on|off toggles_off=N toggles_on=N
  * msr_writes=N msr_skipped=N reasserts=N brackets=N". hold: sld_compat
  * holds this CPU's core off; sld: the state the MSR is in as far as
- * sld_compat knows (on only where the CPU has SLD, the kernel runs it and
- * nobody holds it off). A seq_file, not a sysfs page: hosts have hundreds
+ * sld_compat knows (on only where the CPU has SLD, the kernel runs it, or
+ * its mode is unknown and the MSR showed it on, and nobody holds it
+ * off). A seq_file, not a sysfs page: hosts have hundreds
  * of CPUs, and a page holds about 30 of these lines.
  */
 static void *acct_seek(loff_t *pos)

@@ -7,6 +7,17 @@
  * Hooks are registered once at load and then enabled or disabled: a
  * disabled kprobe has its breakpoint removed from the text, which is what
  * "disarmed" must mean, and re-enabling cannot fail for lack of memory.
+ *
+ * An override hook (ac_path.c) returns from the probed function itself:
+ * its pre-handler changes regs->ip. Such a probe gets an empty post
+ * handler, as the kernel's fail_function.c does: the kprobe optimizer
+ * leaves probes with a post handler alone (a jump-optimized probe ignores
+ * a changed ip, and the kernel's handler would run after all), and a
+ * kprobe on ftrace with one is armed through kprobe_ipmodify_ops, which
+ * claims FTRACE_OPS_FL_IPMODIFY: ftrace then refuses a second IP-modifying
+ * user of the function (a livepatch) instead of letting one of the two
+ * be ignored. If one holds the function already, arming that hook fails
+ * with -EBUSY: the hook is dropped and degraded, the others go on.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -39,6 +50,15 @@ void sld_hook_add(struct sld_hook *h)
 	hooks[nhooks++] = h;
 }
 
+/*
+ * Does nothing: runs only when the pre-handler let the function run.
+ * Its presence is what counts (see the head comment).
+ */
+static void hook_no_post(struct kprobe *p, struct pt_regs *regs,
+			 unsigned long flags)
+{
+}
+
 static int hook_register(struct sld_hook *h)
 {
 	if (h->ret) {
@@ -52,6 +72,7 @@ static int hook_register(struct sld_hook *h)
 	}
 	h->kp.symbol_name = h->symbol;
 	h->kp.pre_handler = h->pre;
+	h->kp.post_handler = h->override ? hook_no_post : NULL;
 	h->kp.flags = KPROBE_FLAG_DISABLED;
 	return register_kprobe(&h->kp);
 }
@@ -112,6 +133,27 @@ void sld_hooks_exit(void)
 	mutex_unlock(&hooks_lock);
 }
 
+/*
+ * hooks_lock held. Another IP-modifying ftrace user holds the function
+ * of an override hook: drop the hook (its feature is off, as if the
+ * kprobe could not be placed) rather than fail every other one.
+ */
+static int hook_enable_or_drop(struct sld_hook *h, bool on)
+{
+	int err = hook_enable(h, on);
+	char why[72];
+
+	if (err != -EBUSY || !h->override)
+		return err;
+	unregister_kprobe(&h->kp);
+	h->registered = false;
+	h->err = err;
+	snprintf(why, sizeof(why), "%s has another IP-modifying ftrace user",
+		 h->symbol);
+	sld_degrade(h->name, why);
+	return 0;
+}
+
 int sld_hooks_arm(bool on)
 {
 	unsigned int i;
@@ -120,7 +162,7 @@ int sld_hooks_arm(bool on)
 	mutex_lock(&hooks_lock);
 	WRITE_ONCE(arm_gen, arm_gen + 1);
 	for (i = 0; i < nhooks && !err; i++)
-		err = hook_enable(hooks[i], on);
+		err = hook_enable_or_drop(hooks[i], on);
 	if (err) {
 		/* All or nothing: put back the ones already switched. */
 		while (i-- > 0)
@@ -181,7 +223,20 @@ bool sld_hook_armed(const char *name)
 	return ret;
 }
 
-/* One line per hook: "name symbol state". */
+/*
+ * How a placed override hook returns for the function: "ftrace-ipmodify"
+ * (a kprobe on ftrace holding IPMODIFY) or "int3-noopt" (a breakpoint
+ * the optimizer leaves alone). NULL for every other hook.
+ */
+static const char *override_kind(const struct sld_hook *h)
+{
+	if (!h->override || !h->registered)
+		return NULL;
+	return h->kp.flags & KPROBE_FLAG_FTRACE ? "ftrace-ipmodify" :
+						    "int3-noopt";
+}
+
+/* One line per hook: "name symbol [override=KIND] state". */
 int sld_hooks_show(char *buf, size_t size)
 {
 	unsigned int i;
@@ -194,9 +249,12 @@ int sld_hooks_show(char *buf, size_t size)
 				    !armed ? "disarmed" :
 				    kernel_disarmed() ? "off-by-kernel" :
 				    h->on_demand && !h->wanted ? "idle" : "armed";
+		const char *kind = override_kind(h);
 
-		n += scnprintf(buf + n, size - n, "%s %s %s\n",
-			       h->name, h->symbol, state);
+		n += scnprintf(buf + n, size - n, "%s %s ", h->name, h->symbol);
+		if (kind)
+			n += scnprintf(buf + n, size - n, "override=%s ", kind);
+		n += scnprintf(buf + n, size - n, "%s\n", state);
 	}
 	mutex_unlock(&hooks_lock);
 	if (!n)

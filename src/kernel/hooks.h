@@ -11,6 +11,7 @@ struct sld_hook {
 	const char *symbol;		/* kernel function it probes */
 	bool ret;			/* kretprobe instead of kprobe */
 	kprobe_pre_handler_t pre;
+	bool override;			/* pre changes regs->ip (hooks.c) */
 	kretprobe_handler_t entry;	/* kretprobe entry handler */
 	kretprobe_handler_t handler;	/* kretprobe return handler */
 	size_t data_size;		/* kretprobe per-instance data */

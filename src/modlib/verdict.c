@@ -3,8 +3,20 @@
  * The verdict rule shared by sld_compat.ko and sldctl, so the kernel and
  * the tool always agree on what a module is.
  */
+#ifdef __KERNEL__
+#include <linux/string.h>
+#else
+#include <string.h>
+#endif
+
 #include "verdict.h"
 #include "hypervisors.h"
+
+/* verdict.h says why init sections do not count. */
+bool sld_section_counts(const char *name)
+{
+	return strncmp(name, ".init", 5) != 0;
+}
 
 /* "Hypervisor text" means instructions only a VMM executes (verdict.h). */
 bool sld_find_host_only(enum x86_find f)

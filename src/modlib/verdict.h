@@ -51,6 +51,21 @@ const char *sld_reason_name(enum sld_reason r);		/* "vmx-text" ... */
 /* The built-in table of known hypervisors: schema/hypervisors.h. */
 
 /*
+ * Whether findings in the executable section named name count for the
+ * verdict: not in init sections (".init*"), for every module, whether
+ * the kernel scans it at load or later, or sldctl scans its file. A
+ * module loaded before sld_compat has no init text left to scan, so
+ * counting it where it is there would give one module two verdicts by
+ * load order; and init code runs once, while the module loads, before it
+ * can serve a guest: a hypervisor's world switch (VMLAUNCH/VMRESUME) or
+ * its VMXON for later runs lives in its core text, where it is found in
+ * either order. What init text alone could do is run a guest from its
+ * init function, which no known hypervisor does. Init findings are still
+ * reported (flags init-findings-ignored; sldctl: init_counts).
+ */
+bool sld_section_counts(const char *name);
+
+/*
  * Host-only: an instruction only a VMM executes. VMCALL, VMFUNC and
  * VMMCALL are executed by guests (KVM/Hyper-V/Xen paravirt calls), so a
  * guest driver that makes hypercalls is not a hypervisor. Host-only VMX

@@ -188,6 +188,8 @@ static void test_verdicts(void **state)
 		{ "sld_svm.ko", "sld_svm", SLD_V_SVM_ONLY, SLD_R_SVM_TEXT, false, false },
 		{ "sld_clean.ko", "sld_clean", SLD_V_CLEAN, SLD_R_NONE, false, false },
 		{ "sld_noname.ko", NULL, SLD_V_CLEAN, SLD_R_NONE, false, false },
+		/* VMX in .init.text only: init findings never count. */
+		{ "sld_initvmx.ko", "sld_initvmx", SLD_V_CLEAN, SLD_R_NONE, false, false },
 	};
 	size_t i;
 
@@ -231,9 +233,14 @@ static void test_findings(void **state)
 	}
 	assert_true(seen[0] && seen[1] && seen[2]);
 	assert_int_equal(r.st.count[X86_F_VMLAUNCH], 1);
-	assert_int_equal(r.st.count[X86_F_VMXON], 1);
 	assert_int_equal(r.st.first[X86_F_VMRESUME], 4);
-	assert_string_equal(kofile_exec(ko, r.first_sec[X86_F_VMXON])->name,
+	/* The .init.text vmxon is a finding, counted apart (init_st). */
+	assert_int_equal(r.st.count[X86_F_VMXON], 0);
+	assert_int_equal(r.first_sec[X86_F_VMXON], -1);
+	assert_int_equal(r.init_st.count[X86_F_VMXON], 1);
+	assert_int_equal(r.init_st.count[X86_F_VMLAUNCH], 0);
+	assert_int_equal(r.init_st.first[X86_F_VMXON], 1);
+	assert_string_equal(kofile_exec(ko, r.init_first_sec[X86_F_VMXON])->name,
 			    ".init.text");
 	scan_report_free(&r);
 	kofile_close(ko);

@@ -40,8 +40,12 @@ capture "$SLDCTL" scan "$D/sld_clean.ko" "$D/sld_vmx.ko"
 expect_rc 1 "a VMX module"
 expect_grep "$T/out" "$D/sld_vmx.ko: sld_vmx: hypervisor (vmx-text)" "human verdict line"
 expect_grep "$T/out" "    vmlaunch: 1 (first .text+0x1)" "human finding line"
-expect_grep "$T/out" "    vmxon: 1 (first .init.text+0x1)" "human finding in .init.text"
+expect_grep "$T/out" "    vmxon: 1 in init, not counted (first .init.text+0x1)" "human finding in .init.text, not counted"
 expect_grep "$T/out" "$D/sld_clean.ko: sld_clean: clean (" "human clean line"
+capture "$SLDCTL" scan "$D/sld_initvmx.ko"
+expect_rc 0 "VMX in init code only: not a hypervisor (init findings do not count)"
+expect_grep "$T/out" "$D/sld_initvmx.ko: sld_initvmx: clean (none)" "init-only VMX: clean"
+expect_grep "$T/out" "    vmlaunch: 1 in init, not counted (first .init.text+0x5)" "init-only VMX: reported, not counted"
 
 # Compression is found by magic, not by name.
 cp "$D/sld_vmx.ko.zst" "$T/renamed.ko"
@@ -68,6 +72,10 @@ vmx = by["sld_vmx"][0]
 assert (vmx["verdict"], vmx["reason"], vmx["module"]) == ("hypervisor", "vmx-text", "sld_vmx"), vmx
 f = sorted((x["section"], x["offset"], x["insn"]) for x in vmx["findings"])
 assert f == [(".init.text", 1, "vmxon"), (".text", 1, "vmlaunch"), (".text", 4, "vmresume")], f
+assert vmx["counts"] == {"vmlaunch": 1, "vmresume": 1} and vmx["init_counts"] == {"vmxon": 1}, vmx
+ini = by["sld_initvmx"][0]
+assert (ini["verdict"], ini["reason"], ini["counts"]) == ("clean", "none", {}), ini
+assert ini["init_counts"] == {"vmxon": 1, "vmlaunch": 1}, ini
 assert by["sld_safe"][0]["sld_safe"] is True
 assert by["sld_safe"][0]["reason"] == "modinfo-sld-safe", by["sld_safe"][0]
 imp = by["sld_imports"][0]

@@ -29,8 +29,11 @@ struct scan_report {
 	bool imports_handler;
 	enum sld_verdict verdict;
 	enum sld_reason reason;
-	struct x86scan_stats st;	/* summed over executable sections */
+	struct x86scan_stats st;	/* summed over counted sections */
 	int first_sec[X86_F_COUNT];	/* exec index of first hit, -1 none */
+	/* Findings in init sections: reported, not counted (verdict.h). */
+	struct x86scan_stats init_st;
+	int init_first_sec[X86_F_COUNT];
 	struct scan_hit *hits;
 	size_t nhits;
 	bool hits_truncated;

@@ -13,8 +13,12 @@
  * --json: an array with one object per file, in argument order:
  *   file, module (.modinfo name=, or null), sld_safe (the modinfo tag),
  *   imports_guest_handler, verdict, reason, insns, invalid, counts
- *   {insn: n}, findings [{section, offset (decimal, from the section
- *   start), insn}] (at most SCAN_MAX_HITS, then findings_truncated).
+ *   {insn: n}, init_counts {insn: n}, findings [{section, offset
+ *   (decimal, from the section start), insn}] (at most SCAN_MAX_HITS,
+ *   then findings_truncated). Findings in init sections (.init*) are
+ *   listed but counted in init_counts only, and never decide the verdict,
+ *   as in the kernel (modlib's sld_section_counts()); the human output
+ *   marks them "init, not counted".
  *   A file that cannot be read gives {file, error} instead.
  *
  * Without name= the kernel would still know the module's name; we use the
@@ -42,6 +46,7 @@
 struct scan_ctx {
 	struct scan_report *r;
 	unsigned int sec;
+	bool counts;		/* sld_section_counts() */
 	int err;
 };
 
@@ -50,11 +55,13 @@ static int record_hit(void *arg, enum x86_find f, size_t off)
 	struct scan_ctx *c = arg;
 	struct scan_report *r = c->r;
 	struct scan_hit *h;
+	int *first;
 
 	if (f < 0 || f >= X86_F_COUNT)
 		return 0;
-	if (r->first_sec[f] < 0)
-		r->first_sec[f] = c->sec;
+	first = c->counts ? r->first_sec : r->init_first_sec;
+	if (first[f] < 0)
+		first[f] = c->sec;
 	if (r->nhits >= SCAN_MAX_HITS) {
 		r->hits_truncated = true;
 		return 0;
@@ -77,10 +84,16 @@ static int record_hit(void *arg, enum x86_find f, size_t off)
 	return 0;
 }
 
-/* Add one section's counters to the file's; first[] keeps the earliest section. */
+/*
+ * Add one section's counters to the file's (init sections': to init_st);
+ * first[] keeps the earliest section. Instructions are counted in st
+ * for every section.
+ */
 static void add_stats(struct scan_report *r, const struct x86scan_stats *s,
-		      unsigned int sec)
+		      unsigned int sec, bool counts)
 {
+	struct x86scan_stats *to = counts ? &r->st : &r->init_st;
+	const int *first = counts ? r->first_sec : r->init_first_sec;
 	int f;
 
 	r->st.insns += s->insns;
@@ -89,16 +102,17 @@ static void add_stats(struct scan_report *r, const struct x86scan_stats *s,
 	for (f = 0; f < X86_F_COUNT; f++) {
 		if (!s->count[f])
 			continue;
-		if (r->first_sec[f] == (int)sec && !r->st.count[f])
-			r->st.first[f] = s->first[f];
-		r->st.count[f] += s->count[f];
+		if (first[f] == (int)sec && !to->count[f])
+			to->first[f] = s->first[f];
+		to->count[f] += s->count[f];
 	}
 }
 
 static int scan_section(struct scan_report *r, const struct ko_section *sec,
 			unsigned int idx)
 {
-	struct scan_ctx c = { .r = r, .sec = idx, .err = 0 };
+	struct scan_ctx c = { .r = r, .sec = idx,
+			      .counts = sld_section_counts(sec->name) };
 	struct x86scan s;
 
 	x86scan_init(&s, sec->data, sec->size);
@@ -106,7 +120,7 @@ static int scan_section(struct scan_report *r, const struct ko_section *sec,
 		;
 	if (c.err)
 		return c.err;
-	add_stats(r, &s.st, idx);
+	add_stats(r, &s.st, idx, c.counts);
 	return 0;
 }
 
@@ -143,7 +157,7 @@ int scan_kofile(const struct kofile *ko, const char *file,
 	memset(r, 0, sizeof(*r));
 	r->file = file;
 	for (f = 0; f < X86_F_COUNT; f++)
-		r->first_sec[f] = -1;
+		r->first_sec[f] = r->init_first_sec[f] = -1;
 
 	blob = kofile_modinfo(ko, &len);
 	if (blob) {
@@ -221,6 +235,14 @@ void scan_print_human(FILE *f, const struct kofile *ko,
 		put_safe(f, sec_name(ko, r->first_sec[k]));
 		fprintf(f, "+0x%llx)\n", (unsigned long long)r->st.first[k]);
 	}
+	for (k = 0; k < X86_F_COUNT; k++) {
+		if (!r->init_st.count[k])
+			continue;
+		fprintf(f, "    %s: %u in init, not counted (first ",
+			x86_find_name(k), r->init_st.count[k]);
+		put_safe(f, sec_name(ko, r->init_first_sec[k]));
+		fprintf(f, "+0x%llx)\n", (unsigned long long)r->init_st.first[k]);
+	}
 }
 
 void scan_print_json(struct json *j, const struct kofile *ko,
@@ -245,6 +267,15 @@ void scan_print_json(struct json *j, const struct kofile *ko,
 			continue;
 		json_key(j, x86_find_name(k));
 		json_uint(j, r->st.count[k]);
+	}
+	json_end_object(j);
+	json_key(j, "init_counts");
+	json_begin_object(j);
+	for (k = 0; k < X86_F_COUNT; k++) {
+		if (!r->init_st.count[k])
+			continue;
+		json_key(j, x86_find_name(k));
+		json_uint(j, r->init_st.count[k]);
 	}
 	json_end_object(j);
 	json_key(j, "findings");

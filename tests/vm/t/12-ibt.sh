@@ -57,6 +57,6 @@ is "$(grep -c '^sld_compat ' $ICALLS)" 0 "sld_compat calls no kernel function th
 ensure_unloaded
 run "sld_compat loads" load
 is "$(cat $S/degraded)" none "every symbol resolved (nothing degraded)"
-like "$(grep '^ac-user ' $S/hooks)" 'handle_user_split_lock armed$' \
+like "$(grep '^ac-user ' $S/hooks)" 'handle_user_split_lock override=[a-z0-9-]+ armed$' \
 	"ac-user hook placed on the resolved handle_user_split_lock"
 unload

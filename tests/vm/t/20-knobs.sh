@@ -37,7 +37,7 @@ KPL=/sys/kernel/debug/kprobes/list
 echo Y > $P/enabled
 # On-demand hooks are idle, i.e. disabled, until needed: ioctl-learn (a
 # hypervisor to learn), task-start and task-rename (exempt_proactive=Y).
-ours() { grep -E " ($(awk '$3 != "idle" { print $2 }' $S/hooks | paste -sd'|'))\+0x" $KPL; }
+ours() { grep -E " ($(awk '$NF != "idle" { print $2 }' $S/hooks | paste -sd'|'))\+0x" $KPL; }
 nh=$(grep -c . $S/hooks)
 like "$nh" '^[1-9]' "at least one hook is placed"
 is "$(grep -cE ' (armed|idle)$' $S/hooks)" "$nh" "enabled=Y: every hook armed (or idle until needed)"

@@ -10,9 +10,9 @@ E=100	# calls on the exempt path: enough to amortise the first call's printk
 
 ensure_loaded
 run "insmod actest" insmod /mod/actest.ko
-like "$(grep '^ac-user ' $S/hooks)" '^ac-user handle_user_split_lock armed$' \
+like "$(grep '^ac-user ' $S/hooks)" '^ac-user handle_user_split_lock override=[a-z0-9-]+ armed$' \
 	"ac-user hook armed on handle_user_split_lock"
-like "$(grep '^ac-guest ' $S/hooks)" '^ac-guest handle_guest_split_lock armed$' \
+like "$(grep '^ac-guest ' $S/hooks)" '^ac-guest handle_guest_split_lock override=[a-z0-9-]+ armed$' \
 	"ac-guest hook armed on handle_guest_split_lock"
 diag "$(grep split_lock /sys/kernel/debug/kprobes/list 2>/dev/null)"
 is "$(cat $S/sld_mode)" $KMODE "kernel split-lock mode: $KMODE (CPU split_lock_detect $CPU_SLD)"
