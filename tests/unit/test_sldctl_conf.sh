@@ -58,6 +58,21 @@ expect_rc 0 "apply: all knobs applied"
 is "$(cat "$P/verbose")" 2 "apply: verbose written"
 is "$(cat "$P/enabled")" N "apply: enabled written"
 expect_grep "$T/out" "sld_compat.verbose = 2 ($E/sld-compat.conf:3)" "apply: reports what it set"
+
+# A read-only /run (here: /run a file, so nothing can be made below it):
+# every knob applied, the bookkeeping for the udev rule not. A warning, exit 0.
+rm -rf "$R/run"
+: > "$R/run"
+printf 'verbose = 3\n' > "$E/sld-compat.conf"
+capture "$SLDCTL" apply
+expect_rc 0 "apply: only /run/sld-compat/named-modules failed: exit 0"
+is "$(cat "$P/verbose")" 3 "apply: the knob applied although /run is unusable"
+expect_grep "$T/err" "warning: cannot record the modules the configuration names" \
+	"apply: warns that named-modules could not be recorded"
+rm -f "$R/run"
+printf '# sld-compat\n\nverbose = 2\nenabled=N\n' > "$E/sld-compat.conf"
+capture "$SLDCTL" apply
+expect_rc 0 "apply: again with a usable /run"
 is "$(cat "$T/err")" "" "apply: nothing on stderr"
 
 # ---- apply: nothing configured ---------------------------------------------------------
