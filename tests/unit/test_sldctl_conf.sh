@@ -249,6 +249,17 @@ expect_no_grep "$T/out" "present" "status: kernel code only with --verbose"
 n=$(wc -l < "$T/out")
 if [ "$n" -le 40 ]; then ok "status: $n lines"; else nok "status: $n lines, want at most 40"; fi
 
+expect_no_grep "$T/out" "pending" "status: no pending rule, nothing said"
+
+# A cgroup rule waiting for its cgroup: in the summary, once.
+printf 'exempt_cgroup /machine.slice\n' > "$S/exempt_pending"
+capture "$SLDCTL" status
+expect_rc 0 "status: with a pending rule"
+expect_grep "$T/out" "exempt rules pending (cgroup does not exist yet): exempt_cgroup /machine.slice" \
+	"status: a rule waiting for its cgroup is shown as pending"
+is "$(grep -c "exempt_cgroup /machine.slice" "$T/out")" 1 "status: the pending rule said once"
+echo - > "$S/exempt_pending"
+
 capture "$SLDCTL" status --verbose
 expect_rc 0 "status --verbose"
 expect_grep "$T/out" "    scan: vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@.text+0x205 guest_calls=7038" "status -v: the hypervisor's scan record"
