@@ -95,13 +95,15 @@ static int exempt_list(int argc, char **argv)
 	"  multi-user host prefer --path (an executable users cannot write) or --cgroup.\n"
 
 /*
- * exempt_path names the file as it is when written (device, inode,
- * generation, ctime): a replaced or changed binary needs adding again.
+ * exempt_path (exempt.c): the file as it is when written, and while root
+ * owns it and only root may write it, the file later at that name (a
+ * package upgrade); anyone allowed to execute it can obtain it.
  */
 #define PATH_BOUND \
-	"sldctl: note: exempt_path matches this file as it is now, not whatever later\n" \
-	"  bears its name: after the binary is replaced, rewritten, chmod'ed or chown'ed,\n" \
-	"  add it again. Whoever can write the file decides what runs exempt.\n"
+	"sldctl: note: exempt_path matches this file as it is now, and, while root owns it\n" \
+	"  and only root may write it, the file later at this name (a package upgrade).\n" \
+	"  A user's binary replaced, rewritten, chmod'ed or chown'ed must be added again.\n" \
+	"  Any user allowed to execute the file can obtain the exemption.\n"
 
 static int exempt_edit(int argc, char **argv, bool add)
 {

@@ -183,8 +183,13 @@ oguest 1 "named, it is exempt" $got ac guest 1
 # ctime has the filesystem's granularity, a second for ext2's 128-byte
 # inodes: a change within the second the file was made keeps it.
 sleep 1.1
+chown 65534 $got
+kguest 1 "after chown to a user (a new ctime) it is not: the file as it was when named" $got ac guest 1
+# Root's file under the name it was named by stays exempt through a
+# chmod that lets nobody else write it (exempt.c (b): package upgrades).
+chown 0 $got
 chmod 700 $got
-kguest 1 "after chmod (a new ctime) it is not: the file as it was when named" $got ac guest 1
+oguest 1 "root's again, mode 0700: exempt by its name and owner" $got ac guest 1
 is "$(knob_w exempt_path -)" OK "exempt_path cleared"
 /tests/bin/sldctl exempt add --path $got > /dev/null 2> /tmp/sldctl.err
 like "$(cat /tmp/sldctl.err)" "matches this file as it is now" "sldctl exempt add --path: says what it binds to"
