@@ -202,15 +202,26 @@ static void task_sched_in(struct preempt_notifier *pn, int cpu)
 	local_irq_restore(flags);
 }
 
-/* current becomes protected on this CPU (preemption off): hold it now. */
+/*
+ * current becomes protected on this CPU (preemption off): hold it now,
+ * unless it was released meanwhile. release_where() may mark the record
+ * released (why none) at any time after pool_get() or revive() set its
+ * why, and its drop_released() IPI may land before the notifier is
+ * registered or before running is set, when it finds nothing to drop. So
+ * why is read here, irqs off: either it is none already and no hold is
+ * taken, or the release's IPI is still to come on this CPU and finds
+ * running set.
+ */
 static void start_running(struct sld_task *t)
 {
 	unsigned long flags;
 
 	local_irq_save(flags);
 	t->cpu = smp_processor_id();
-	t->running = true;
-	sld_msr_task_in();
+	if (READ_ONCE(t->why) != SLD_WHY_NONE) {
+		t->running = true;
+		sld_msr_task_in();
+	}
 	local_irq_restore(flags);
 }
 

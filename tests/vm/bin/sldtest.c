@@ -47,6 +47,12 @@
  *                               failed=F" once all have done so (one at
  *                               a time, with a pause every 16 so the pool
  *                               grows)
+ *   sldtest renames N MS NAME STOPFILE
+ *                               N workers until STOPFILE exists, each
+ *                               making thread after thread that names
+ *                               itself NAME four times, spinning MS ms
+ *                               after each, then exits; prints
+ *                               "threads=T renames=R"
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -58,6 +64,7 @@
 #include <string.h>
 #include <grp.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -71,7 +78,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest|guest-warn|null [N] | ac offline | vcpus N FMT | timeit CMD... | rmmod NAME [force] | badargs FILE.ko | uidpark N UID0 NAME STOPFILE [DEV]\n");
+	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest|guest-warn|null [N] | ac offline | vcpus N FMT | timeit CMD... | rmmod NAME [force] | badargs FILE.ko | uidpark N UID0 NAME STOPFILE [DEV] | renames N MS NAME STOPFILE\n");
 	return 2;
 }
 
@@ -462,6 +469,74 @@ static int cmd_uidpark(int argc, char **argv)
 	return 0;
 }
 
+/* ---- renames: thread after thread naming itself, for a stress test ------ */
+
+static const char *rename_to;
+static unsigned long rename_ms;
+static const char *rename_stop;
+static atomic_ulong n_threads, n_renames;
+
+static void spin_ms(unsigned long ms)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 <
+	       (long)ms);
+}
+
+static void *rename_thread(void *arg)
+{
+	int i;
+
+	(void)arg;
+	for (i = 0; i < 4; i++) {
+		prctl(PR_SET_NAME, rename_to);
+		atomic_fetch_add(&n_renames, 1);
+		spin_ms(rename_ms);
+	}
+	return NULL;
+}
+
+static void *rename_worker(void *arg)
+{
+	pthread_t t;
+
+	(void)arg;
+	while (access(rename_stop, F_OK)) {
+		if (pthread_create(&t, NULL, rename_thread, NULL))
+			break;
+		pthread_join(t, NULL);
+		atomic_fetch_add(&n_threads, 1);
+	}
+	return NULL;
+}
+
+static int cmd_renames(int argc, char **argv)
+{
+	pthread_t w[64];
+	long i, n;
+
+	if (argc != 6)
+		return usage();
+	n = strtol(argv[2], NULL, 10);
+	if (n < 1 || n > 64)
+		return usage();
+	rename_ms = strtoul(argv[3], NULL, 10);
+	rename_to = argv[4];
+	rename_stop = argv[5];
+	for (i = 0; i < n; i++)
+		if (pthread_create(&w[i], NULL, rename_worker, NULL))
+			return 1;
+	for (i = 0; i < n; i++)
+		pthread_join(w[i], NULL);
+	printf("threads=%lu renames=%lu\n", atomic_load(&n_threads),
+	       atomic_load(&n_renames));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -482,5 +557,7 @@ int main(int argc, char **argv)
 		return cmd_badargs(argc, argv);
 	if (!strcmp(argv[1], "uidpark"))
 		return cmd_uidpark(argc, argv);
+	if (!strcmp(argv[1], "renames"))
+		return cmd_renames(argc, argv);
 	return usage();
 }
