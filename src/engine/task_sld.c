@@ -258,6 +258,33 @@ static struct sld_task *find_current(void)
 	return find_record(current);
 }
 
+/*
+ * A task name as sld_compat shows it, in its files and in dmesg: bytes
+ * outside printable ASCII, and backslash, as \xNN, as sldctl prints
+ * names. A task names itself (prctl), with any bytes: raw, a newline
+ * would add a line to the tasks file and forge its class there, in
+ * sldctl status and in the Prometheus metrics.
+ */
+#define COMM_ESC_LEN	(4 * (TASK_COMM_LEN - 1) + 1)
+
+static void comm_escape(char dst[COMM_ESC_LEN], const char *comm)
+{
+	unsigned int i;
+
+	for (i = 0; i < TASK_COMM_LEN - 1 && comm[i]; i++) {
+		unsigned char c = comm[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\') {
+			*dst++ = c;
+			continue;
+		}
+		*dst++ = '\\';
+		*dst++ = 'x';
+		dst = hex_byte_pack(dst, c);
+	}
+	*dst = '\0';
+}
+
 /* ---- the pool ------------------------------------------------------------------ */
 
 /*
@@ -798,9 +825,12 @@ void sld_task_ac(bool guest)
 	if (t->hv && READ_ONCE(t->why) == SLD_WHY_HV)
 		atomic_long_inc(guest ? &t->hv->ac_guest : &t->hv->ac_user);
 	if (!t->warned) {
+		char comm[COMM_ESC_LEN];
+
 		t->warned = true;
+		comm_escape(comm, t->comm);
 		pr_warn_ratelimited("split lock by %s task %s[%d]: handled in warn mode without penalty, SLD off while it runs\n",
-				    why_names[t->why], t->comm, t->pid);
+				    why_names[t->why], comm, t->pid);
 	}
 }
 
@@ -971,7 +1001,7 @@ static int detach_fn(void *unused)
 static unsigned int say_detached(const char *why)
 {
 	unsigned int id, n = 0, nhv = 0, npins = 0;
-	char hv[MODULE_NAME_LEN];
+	char hv[MODULE_NAME_LEN], comm[COMM_ESC_LEN];
 
 	pr_info("%s: %u protected task(s) detached, SLD back to the kernel's state for them\n",
 		why, live());
@@ -980,13 +1010,14 @@ static unsigned int say_detached(const char *why)
 
 		if (!t->used || !t->detached)
 			continue;
+		comm_escape(comm, t->task->comm);
 		if (t->why != SLD_WHY_HV) {
-			pr_info("  detached %s[%d]\n", t->task->comm,
+			pr_info("  detached %s[%d]\n", comm,
 				task_pid_nr(t->task));
 		} else {
 			owner_name(t->hv, hv, sizeof(hv));
 			pr_warn("  detached %s[%d], a task of hypervisor %s: its guest may now receive split-lock #AC\n",
-				t->task->comm, task_pid_nr(t->task), hv);
+				comm, task_pid_nr(t->task), hv);
 			nhv++;
 		}
 		/* xchg: sld_task_release() may take the pin meanwhile. */
@@ -1156,17 +1187,22 @@ void sld_task_free(void)
 
 /*
  * "PID COMM why=W hv=NAME cpu=N running=0|1 switches=N ac_user=N
- * ac_guest=N" per protected task, or "none"; then the counters.
+ * ac_guest=N" per protected task, or "none"; then the counters. COMM is
+ * escaped (comm_escape()): one line per task, and its fields are the
+ * module's (a reader takes the last " why=": COMM may hold spaces).
  */
+/* The longest such line: escaped comm, owner name, 64-bit counters. */
+#define TASK_LINE_MAX	(20 + COMM_ESC_LEN + 20 + MODULE_NAME_LEN + 130)
+
 int sld_tasks_show(char *buf, size_t size)
 {
 	unsigned int id, shown = 0;
 	unsigned long flags;
 	int n = 0;
 
-	for (id = 0; id < capacity() && n < size - 200; id++) {
+	for (id = 0; id < capacity() && n < size - TASK_LINE_MAX; id++) {
 		struct sld_task t;
-		char hv[MODULE_NAME_LEN];
+		char hv[MODULE_NAME_LEN], comm[COMM_ESC_LEN];
 		bool in_use;
 
 		raw_spin_lock_irqsave(&pool_lock, flags);
@@ -1177,9 +1213,10 @@ int sld_tasks_show(char *buf, size_t size)
 		if (!in_use)
 			continue;
 		owner_name(t.hv, hv, sizeof(hv));
+		comm_escape(comm, t.comm);
 		n += scnprintf(buf + n, size - n,
 			       "%d %s why=%s hv=%s cpu=%d running=%d switches=%lu ac_user=%lu ac_guest=%lu\n",
-			       t.pid, t.comm, why_names[t.why], hv, t.cpu,
+			       t.pid, comm, why_names[t.why], hv, t.cpu,
 			       t.running, t.switches, t.ac_user, t.ac_guest);
 		shown++;
 	}
