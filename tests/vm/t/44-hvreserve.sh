@@ -52,7 +52,7 @@ wait_for 100 '[ "$(ac tasks_live)" = 0 ]'
 r0=$(ac tasks_refused) rc=$(ac tasks_refused_cap)
 rm -f /tmp/stop
 sldtest uidpark $NPARK $UID0 parker /tmp/stop > /tmp/uidpark.out &
-wait_for 1200 'grep -q parked /tmp/uidpark.out'
+wait_for 1200 'grep -qs parked /tmp/uidpark.out'
 is "$(cat /tmp/uidpark.out)" "parked=$NPARK failed=0" "$NPARK processes, uids $UID0.., each named parker"
 is "$(ac tasks_live) $(ac tasks_exempt)" "1024 1024" "1024 uids hold an exempt record each: the exempt uid table is full"
 is "$(ac tasks_refused_cap)" $((rc + NPARK - 1024)) "the other $((NPARK - 1024)) uids' exempt tasks refused as over their cap"
@@ -70,7 +70,7 @@ hv_protected "exempt table full: a hypervisor RUN by a uid whose exempt task was
 rm -f /tmp/hvstop /tmp/hvpark.out
 sldtest asuser 1002 sldhv park fx_hv 8 /tmp/hvstop > /tmp/hvpark.out &
 hvpid=$!
-wait_for 600 'grep -q parked /tmp/hvpark.out'
+wait_for 600 'grep -qs parked /tmp/hvpark.out'
 is "$(cat /tmp/hvpark.out)" "parked=8 failed=0" "uid 1002: 8 parked hypervisor threads ran"
 # (tasks lists the first page of records only: in_use counts them all.)
 is "$(ac tasks_live) $(cat $S/in_use)" "1032 fx_hv tasks=8" "all 8 protected for fx_hv beside the 1024 exempt tasks"
@@ -87,7 +87,7 @@ is "$(ac tasks_live) $(ac tasks_exempt)" "0 0" "all records went at exit"
 rm -f /tmp/stop
 r0=$(ac tasks_refused)
 sldtest uidpark 1 40000 parker /tmp/stop > /tmp/uidpark.out &
-wait_for 300 'grep -q parked /tmp/uidpark.out'
+wait_for 300 'grep -qs parked /tmp/uidpark.out'
 is "$(ac tasks_live) $(ac tasks_refused)" "1 $r0" "after they exit: a new uid's exempt task is protected"
 touch /tmp/stop
 wait
@@ -101,7 +101,7 @@ wait_for 100 '[ "$(ac tasks_live)" = 0 ]'
 r0=$(ac tasks_refused) p0=$(ac tasks_protected_hypervisor)
 rm -f /tmp/stop
 sldtest uidpark $NPARK 50000 vcpu /tmp/stop fx_hv > /tmp/uidpark.out &
-wait_for 1200 'grep -q parked /tmp/uidpark.out'
+wait_for 1200 'grep -qs parked /tmp/uidpark.out'
 is "$(cat /tmp/uidpark.out)" "parked=$NPARK failed=0" "$NPARK uids, each with a vCPU thread that ran"
 is "$(ac tasks_live) $(ac tasks_refused)" "$NPARK $r0" "all $NPARK protected, none refused"
 is "$(ac tasks_protected_hypervisor)" $((p0 + NPARK)) "tasks_protected_hypervisor +$NPARK"
@@ -121,7 +121,7 @@ is "$(knob_w tasks_per_uid 2)" OK "tasks_per_uid=2"
 rm -f /tmp/hvstop /tmp/hvpark.out
 sldtest asuser 1003 sldhv park fx_hv 2 /tmp/hvstop > /tmp/hvpark.out &
 hvpid=$!
-wait_for 600 'grep -q parked /tmp/hvpark.out'
+wait_for 600 'grep -qs parked /tmp/hvpark.out'
 is "$(ac tasks_live)" 2 "uid 1003: 2 hypervisor records"
 ln -sf /tests/bin/sldhv /tmp/parker
 rc=$(ac tasks_refused_cap) g=$(ac ac_guest_handled)

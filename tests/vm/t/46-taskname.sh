@@ -19,7 +19,7 @@ is "$(knob_w exempt_proactive Y)" OK "exempt_proactive Y: protected at rename"
 rm -f /tmp/stop /tmp/n1.out /tmp/n2.out
 sldtest uidpark 1 0 "$N1" /tmp/stop > /tmp/n1.out &
 sldtest uidpark 1 0 "$N2" /tmp/stop > /tmp/n2.out &
-wait_for 300 'grep -q parked /tmp/n1.out && grep -q parked /tmp/n2.out'
+wait_for 300 'grep -qs parked /tmp/n1.out && grep -qs parked /tmp/n2.out'
 is "$(cat /tmp/n1.out /tmp/n2.out)" "$(printf 'parked=1 failed=0\nparked=1 failed=0')" "two tasks named themselves so"
 is "$(ac tasks_live)" 2 "both protected"
 
