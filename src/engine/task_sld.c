@@ -22,10 +22,13 @@
  * way into protection runs in the task (its #AC, its ioctl, its exec, a
  * vendor's guest entry). Those paths are kprobe handlers, where even
  * GFP_ATOMIC is not allowed on PREEMPT_RT, so records come from a pool
- * that grows ahead of demand (see "the pool" below). A record holds a
- * reference on its task, so that a record whose task died unseen (kprobes
- * switched off system-wide) still points at a live task_struct when it is
- * detached.
+ * that grows ahead of demand (see "the pool" below, which also says who
+ * may take a record: exempt tasks, which any user can obtain under each
+ * of its uids, are counted apart from hypervisor tasks and can never
+ * take what those need, neither the pool's reserve nor the per-uid
+ * counts). A record holds a reference on its task, so that a record whose
+ * task died unseen (kprobes switched off system-wide) still points at a
+ * live task_struct when it is detached.
  *
  * Who is protected is decided above this file, by the owners (struct
  * sld_owner, task_sld.h): exempt.c for its rule kinds, hvwatch.c for each
@@ -109,7 +112,7 @@ struct sld_task {
 	bool pinned;		/* holds a reference on sld_compat */
 	bool used;		/* under pool_lock */
 	bool exempt_share;	/* counted against the exempt share */
-	bool uid_counted;	/* counted in uids[] (a non-root task) */
+	struct uid_table *counted;	/* counted there for uid, or nowhere */
 	bool detached;		/* detach_fn() took it off its task */
 };
 
@@ -200,15 +203,26 @@ static void task_sched_in(struct preempt_notifier *pn, int cpu)
 	local_irq_restore(flags);
 }
 
-/* current becomes protected on this CPU (preemption off): hold it now. */
+/*
+ * current becomes protected on this CPU (preemption off): hold it now,
+ * unless it was released meanwhile. release_where() may mark the record
+ * released (why none) at any time after pool_get() or revive() set its
+ * why, and its drop_released() IPI may land before the notifier is
+ * registered or before running is set, when it finds nothing to drop. So
+ * why is read here, irqs off: either it is none already and no hold is
+ * taken, or the release's IPI is still to come on this CPU and finds
+ * running set.
+ */
 static void start_running(struct sld_task *t)
 {
 	unsigned long flags;
 
 	local_irq_save(flags);
 	t->cpu = smp_processor_id();
-	t->running = true;
-	sld_msr_task_in();
+	if (READ_ONCE(t->why) != SLD_WHY_NONE) {
+		t->running = true;
+		sld_msr_task_in();
+	}
 	local_irq_restore(flags);
 }
 
@@ -245,6 +259,33 @@ static struct sld_task *find_current(void)
 	return find_record(current);
 }
 
+/*
+ * A task name as sld_compat shows it, in its files and in dmesg: bytes
+ * outside printable ASCII, and backslash, as \xNN, as sldctl prints
+ * names. A task names itself (prctl), with any bytes: raw, a newline
+ * would add a line to the tasks file and forge its class there, in
+ * sldctl status and in the Prometheus metrics.
+ */
+#define COMM_ESC_LEN	(4 * (TASK_COMM_LEN - 1) + 1)
+
+static void comm_escape(char dst[COMM_ESC_LEN], const char *comm)
+{
+	unsigned int i;
+
+	for (i = 0; i < TASK_COMM_LEN - 1 && comm[i]; i++) {
+		unsigned char c = comm[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\') {
+			*dst++ = c;
+			continue;
+		}
+		*dst++ = '\\';
+		*dst++ = 'x';
+		dst = hex_byte_pack(dst, c);
+	}
+	*dst = '\0';
+}
+
 /* ---- the pool ------------------------------------------------------------------ */
 
 /*
@@ -258,19 +299,31 @@ static struct sld_task *find_current(void)
  * refused (tasks_refused_growing), like a task over max_tasks.
  *
  * Who may take a record (admit()): an unprivileged user can obtain an
- * exemption by itself (exempt_comm, see README's trust model), so
+ * exemption by itself (exempt_comm, see README's trust model), and a user
+ * owns 65,536 subordinate uids (/etc/subuid), so nothing an exempt record
+ * holds may be something a hypervisor task needs:
  * - exempt records may fill at most max_tasks minus a reserve of a
  *   quarter: hypervisor tasks never fail because exempt tasks filled the
  *   pool;
- * - the records of one non-root uid, exempt or hypervisor, are capped
- *   (tasks_per_uid): a user can also obtain hypervisor records alone,
- *   through a device node anyone may open (/dev/vboxdrvu is 0666), and
- *   must not starve the others' tasks or guests. The count per uid lives
- *   in a fixed table (no allocation in handlers); if more than UID_SLOTS
- *   uids hold records at once, a new uid is refused as over its cap.
- *   Root's tasks are not capped. The default is half of max_tasks'
- *   default.
- * Hypervisor records are otherwise bounded only by max_tasks.
+ * - the records of one non-root uid are capped (tasks_per_uid), exempt
+ *   and hypervisor records apart: a user can also obtain hypervisor
+ *   records alone, through a device node anyone may open (/dev/vboxdrvu
+ *   is 0666), and must not starve the others' tasks or guests. The
+ *   default, an eighth of max_tasks' default, is half the reserve of the
+ *   default pool: no single uid takes the reserve;
+ * - the counts per uid live in fixed tables (no allocation in handlers),
+ *   one for exempt records (uids_exempt) and one for hypervisor records
+ *   (uids_hv). When UID_SLOTS uids hold exempt records, a new uid's
+ *   exempt task is refused as over its cap; exempt tasks never count in
+ *   uids_hv, so one user with many uids can fill uids_exempt and change
+ *   nothing for anyone's hypervisor tasks. A full uids_hv (UID_SLOTS uids
+ *   with hypervisor tasks at once) refuses nobody: a hypervisor task of a
+ *   further uid is admitted uncounted, bounded by max_tasks like all.
+ *   An exempt record that becomes a hypervisor's moves to uids_hv, unless
+ *   its uid is at its cap there: then it stays an exempt record (still
+ *   protected, but not counted for the hypervisor nor pinning it).
+ * Root's tasks are not capped. Hypervisor records are otherwise bounded
+ * only by max_tasks.
  */
 #define CHUNK_SHIFT	7
 #define CHUNK		(1U << CHUNK_SHIFT)		/* 128 records */
@@ -285,13 +338,17 @@ static struct sld_task *chunks[MAX_CHUNKS];
 static unsigned int nchunks;		/* published chunks */
 static struct sld_task *free_list;
 static unsigned int nfree, nlive, nexempt;
-static struct uid_count {
+struct uid_count {
 	kuid_t uid;
 	unsigned int n;		/* 0: free slot */
-} uids[UID_SLOTS];
+};
+
+static struct uid_table {
+	struct uid_count slot[UID_SLOTS];
+} uids_exempt, uids_hv;
 
 static unsigned int max_tasks_knob;	/* 0: default_max_tasks() */
-static unsigned int per_uid_knob;	/* 0: half of max_tasks */
+static unsigned int per_uid_knob;	/* 0: an eighth of max_tasks */
 
 static unsigned int default_max_tasks(void)
 {
@@ -303,10 +360,13 @@ static unsigned int max_tasks(void)
 	return READ_ONCE(max_tasks_knob) ?: default_max_tasks();
 }
 
-/* Not half of max_tasks itself: a knob's value changes only when written. */
+/*
+ * Half the default reserve (max_tasks / 4). Not of max_tasks itself: a
+ * knob's value changes only when written.
+ */
 static unsigned int per_uid(void)
 {
-	return READ_ONCE(per_uid_knob) ?: default_max_tasks() / 2;
+	return READ_ONCE(per_uid_knob) ?: default_max_tasks() / 8;
 }
 
 static unsigned int capacity(void)
@@ -321,34 +381,42 @@ static struct sld_task *rec(unsigned int id)
 	return &chunks[id >> CHUNK_SHIFT][id & (CHUNK - 1)];
 }
 
-/* pool_lock held: the uid's slot (linear probing), or a free one. */
-static struct uid_count *uid_slot(kuid_t uid)
+/* pool_lock held: the uid's slot in tb (linear probing), or a free one. */
+static struct uid_count *uid_slot(struct uid_table *tb, kuid_t uid)
 {
 	unsigned int i = hash_32(__kuid_val(uid), UID_BITS), n;
+	struct uid_count *u = tb->slot;
 
 	for (n = 0; n < UID_SLOTS; n++, i = (i + 1) & (UID_SLOTS - 1))
-		if (!uids[i].n || uid_eq(uids[i].uid, uid))
-			return &uids[i];
+		if (!u[i].n || uid_eq(u[i].uid, uid))
+			return &u[i];
 	return NULL;
 }
 
-/* pool_lock held: one exempt record less for uid (backward-shift delete). */
-static void uid_put(kuid_t uid)
+/* pool_lock held: one more record in slot u (from uid_slot()) for uid. */
+static void uid_get(struct uid_count *u, kuid_t uid)
 {
-	struct uid_count *u = uid_slot(uid);
+	if (!u->n++)
+		u->uid = uid;
+}
+
+/* pool_lock held: one record less for uid in tb (backward-shift delete). */
+static void uid_put(struct uid_table *tb, kuid_t uid)
+{
+	struct uid_count *u = uid_slot(tb, uid), *s = tb->slot;
 	unsigned int i, j, k;
 
 	if (!u || !u->n || --u->n)
 		return;
-	i = u - uids;
-	for (j = (i + 1) & (UID_SLOTS - 1); uids[j].n;
+	i = u - s;
+	for (j = (i + 1) & (UID_SLOTS - 1); s[j].n;
 	     j = (j + 1) & (UID_SLOTS - 1)) {
-		k = hash_32(__kuid_val(uids[j].uid), UID_BITS);
+		k = hash_32(__kuid_val(s[j].uid), UID_BITS);
 		/* An entry whose home lies cyclically in (i, j] stays. */
 		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
 			continue;
-		uids[i] = uids[j];
-		uids[j].n = 0;
+		s[i] = s[j];
+		s[j].n = 0;
 		i = j;
 	}
 }
@@ -364,7 +432,17 @@ static void leave_exempt_share(struct sld_task *t)
 
 enum refusal { ADMIT, REFUSE_FULL, REFUSE_CAP, REFUSE_GROWING };
 
-/* pool_lock held: may current take a record? See the comment above. */
+/* The table a non-root uid's records of this kind count in. */
+static struct uid_table *uid_table(bool hv)
+{
+	return hv ? &uids_hv : &uids_exempt;
+}
+
+/*
+ * pool_lock held: may current take a record? See the comment above.
+ * *slot: where the record counts for its uid, NULL for none (root, or a
+ * hypervisor task when uids_hv is full).
+ */
 static enum refusal admit(bool hv, kuid_t uid, struct uid_count **slot)
 {
 	unsigned int max = max_tasks();
@@ -375,8 +453,8 @@ static enum refusal admit(bool hv, kuid_t uid, struct uid_count **slot)
 	if (!hv && nexempt >= max - max / 4)
 		return REFUSE_FULL;
 	if (!uid_eq(uid, GLOBAL_ROOT_UID)) {
-		*slot = uid_slot(uid);
-		if (!*slot || (*slot)->n >= per_uid())
+		*slot = uid_slot(uid_table(hv), uid);
+		if (*slot ? (*slot)->n >= per_uid() : !hv)
 			return REFUSE_CAP;
 	}
 	return free_list ? ADMIT : REFUSE_GROWING;
@@ -471,9 +549,10 @@ static struct sld_task *pool_get(enum sld_why why, struct sld_owner *hv,
 			t->exempt_share = true;
 			nexempt++;
 		}
-		if (slot && !slot->n++)
-			slot->uid = uid;
-		t->uid_counted = slot;
+		if (slot) {
+			uid_get(slot, uid);
+			t->counted = uid_table(hv);
+		}
 	}
 	more = want_chunk();
 	raw_spin_unlock_irqrestore(&pool_lock, flags);
@@ -490,8 +569,8 @@ static struct task_struct *pool_put(struct sld_task *t)
 
 	raw_spin_lock_irqsave(&pool_lock, flags);
 	leave_exempt_share(t);
-	if (t->uid_counted)
-		uid_put(t->uid);
+	if (t->counted)
+		uid_put(t->counted, t->uid);
 	t->used = false;
 	t->next_free = free_list;
 	free_list = t;
@@ -559,53 +638,53 @@ bool sld_task_protected(void)
 	return t && READ_ONCE(t->why) != SLD_WHY_NONE;
 }
 
-/* pool_lock: a record protected for a hypervisor from now on. */
-static void become_hv(struct sld_task *t, struct sld_owner *hv)
+/* pool_lock held: an exempt record's count moves to uids_hv, if it may. */
+static bool move_to_hv_table(struct sld_task *t)
 {
-	unsigned long flags;
+	struct uid_count *u;
 
-	raw_spin_lock_irqsave(&pool_lock, flags);
-	leave_exempt_share(t);
-	WRITE_ONCE(t->hv, hv);
-	WRITE_ONCE(t->why, SLD_WHY_HV);
-	raw_spin_unlock_irqrestore(&pool_lock, flags);
-	atomic_long_inc(&hv->tasks);
-	pin(t);
+	if (t->counted != &uids_exempt)
+		return true;
+	u = uid_slot(&uids_hv, t->uid);
+	if (u && u->n >= per_uid())
+		return false;
+	uid_put(&uids_exempt, t->uid);
+	t->counted = NULL;
+	if (u) {
+		uid_get(u, t->uid);
+		t->counted = &uids_hv;
+	}
+	return true;
 }
 
 /*
- * A released record protects its task again (current, preemption off).
- * It keeps its place in the pool: a hypervisor record stays in the
- * reserve's count even when it comes back as an exempt one.
+ * pool_lock: a record protected for a hypervisor from now on; false if
+ * its uid is at its cap of hypervisor records (nothing changed).
  */
+static bool become_hv(struct sld_task *t, struct sld_owner *hv)
+{
+	unsigned long flags;
+	bool moved;
+
+	raw_spin_lock_irqsave(&pool_lock, flags);
+	moved = move_to_hv_table(t);
+	if (moved) {
+		leave_exempt_share(t);
+		WRITE_ONCE(t->hv, hv);
+		WRITE_ONCE(t->why, SLD_WHY_HV);
+	}
+	raw_spin_unlock_irqrestore(&pool_lock, flags);
+	if (!moved)
+		return false;
+	atomic_long_inc(&hv->tasks);
+	pin(t);
+	return true;
+}
+
 static void count_protection(enum sld_why why)
 {
 	atomic_long_inc(&n_protected);
 	atomic_long_inc(&n_by_why[why]);
-}
-
-static void revive(struct sld_task *t, enum sld_why why,
-		   struct sld_owner *hv)
-{
-	unsigned long flags;
-
-	if (hv) {
-		become_hv(t, hv);
-	} else {
-		/*
-		 * Forget a hypervisor it was released from: that slot may
-		 * be another module's by now, whose counters and pin this
-		 * task must not touch, and with an owner left here a later
-		 * ioctl to a watched hypervisor would not make it that
-		 * hypervisor's task (sld_task_protect()).
-		 */
-		raw_spin_lock_irqsave(&pool_lock, flags);
-		WRITE_ONCE(t->hv, NULL);
-		WRITE_ONCE(t->why, why);
-		raw_spin_unlock_irqrestore(&pool_lock, flags);
-	}
-	start_running(t);
-	count_protection(why);
 }
 
 static int refuse(enum refusal r)
@@ -639,13 +718,45 @@ static DEFINE_RATELIMIT_STATE(say_rs, DEFAULT_RATELIMIT_INTERVAL,
 
 static void say_protected(const struct sld_owner *o, const char *rule)
 {
-	const char *comm = current->comm;
+	char comm[COMM_ESC_LEN];
 
 	if (!__ratelimit(&say_rs))
 		return;
-	pr_info("protecting %*pE[%d]: %s %s\n",
-		(int)strnlen(comm, TASK_COMM_LEN), comm, task_pid_nr(current),
+	comm_escape(comm, current->comm);
+	pr_info("protecting %s[%d]: %s %s\n", comm, task_pid_nr(current),
 		rule_knobs[o->why], rule ? rule : o->name);
+}
+
+/*
+ * A released record protects its task again (current, preemption off).
+ * It keeps its place in the pool: a hypervisor record stays in the
+ * reserve's count (and in uids_hv) even when it comes back as an exempt
+ * one. 0, or -ENOSPC: for a hypervisor, over its uid's cap.
+ */
+static int revive(struct sld_task *t, enum sld_why why,
+		  struct sld_owner *hv)
+{
+	unsigned long flags;
+
+	if (hv) {
+		if (!become_hv(t, hv))
+			return refuse(REFUSE_CAP);
+	} else {
+		/*
+		 * Forget a hypervisor it was released from: that slot may
+		 * be another module's by now, whose counters and pin this
+		 * task must not touch, and with an owner left here a later
+		 * ioctl to a watched hypervisor would not make it that
+		 * hypervisor's task (sld_task_protect()).
+		 */
+		raw_spin_lock_irqsave(&pool_lock, flags);
+		WRITE_ONCE(t->hv, NULL);
+		WRITE_ONCE(t->why, why);
+		raw_spin_unlock_irqrestore(&pool_lock, flags);
+	}
+	start_running(t);
+	count_protection(why);
+	return 0;
 }
 
 /*
@@ -666,11 +777,10 @@ static int protect(struct sld_owner *o, const char *rule)
 		return -EAGAIN;
 	}
 	t = find_current();
-	if (t && READ_ONCE(t->why) == SLD_WHY_NONE) {
-		revive(t, why, hv);
-		return 0;
-	}
+	if (t && READ_ONCE(t->why) == SLD_WHY_NONE)
+		return revive(t, why, hv);
 	if (t) {
+		/* Over its uid's cap it stays protected as it was. */
 		if (hv && !t->hv)
 			become_hv(t, hv);
 		return 0;
@@ -745,9 +855,12 @@ void sld_task_ac(bool guest)
 	if (t->hv && READ_ONCE(t->why) == SLD_WHY_HV)
 		atomic_long_inc(guest ? &t->hv->ac_guest : &t->hv->ac_user);
 	if (!t->warned) {
+		char comm[COMM_ESC_LEN];
+
 		t->warned = true;
+		comm_escape(comm, t->comm);
 		pr_warn_ratelimited("split lock by %s task %s[%d]: handled in warn mode without penalty, SLD off while it runs\n",
-				    why_names[t->why], t->comm, t->pid);
+				    why_names[t->why], comm, t->pid);
 	}
 }
 
@@ -918,7 +1031,7 @@ static int detach_fn(void *unused)
 static unsigned int say_detached(const char *why)
 {
 	unsigned int id, n = 0, nhv = 0, npins = 0;
-	char hv[MODULE_NAME_LEN];
+	char hv[MODULE_NAME_LEN], comm[COMM_ESC_LEN];
 
 	pr_info("%s: %u protected task(s) detached, SLD back to the kernel's state for them\n",
 		why, live());
@@ -927,13 +1040,14 @@ static unsigned int say_detached(const char *why)
 
 		if (!t->used || !t->detached)
 			continue;
+		comm_escape(comm, t->task->comm);
 		if (t->why != SLD_WHY_HV) {
-			pr_info("  detached %s[%d]\n", t->task->comm,
+			pr_info("  detached %s[%d]\n", comm,
 				task_pid_nr(t->task));
 		} else {
 			owner_name(t->hv, hv, sizeof(hv));
 			pr_warn("  detached %s[%d], a task of hypervisor %s: its guest may now receive split-lock #AC\n",
-				t->task->comm, task_pid_nr(t->task), hv);
+				comm, task_pid_nr(t->task), hv);
 			nhv++;
 		}
 		/* xchg: sld_task_release() may take the pin meanwhile. */
@@ -1103,17 +1217,22 @@ void sld_task_free(void)
 
 /*
  * "PID COMM why=W hv=NAME cpu=N running=0|1 switches=N ac_user=N
- * ac_guest=N" per protected task, or "none"; then the counters.
+ * ac_guest=N" per protected task, or "none"; then the counters. COMM is
+ * escaped (comm_escape()): one line per task, and its fields are the
+ * module's (a reader takes the last " why=": COMM may hold spaces).
  */
+/* The longest such line: escaped comm, owner name, 64-bit counters. */
+#define TASK_LINE_MAX	(20 + COMM_ESC_LEN + 20 + MODULE_NAME_LEN + 130)
+
 int sld_tasks_show(char *buf, size_t size)
 {
 	unsigned int id, shown = 0;
 	unsigned long flags;
 	int n = 0;
 
-	for (id = 0; id < capacity() && n < size - 200; id++) {
+	for (id = 0; id < capacity() && n < size - TASK_LINE_MAX; id++) {
 		struct sld_task t;
-		char hv[MODULE_NAME_LEN];
+		char hv[MODULE_NAME_LEN], comm[COMM_ESC_LEN];
 		bool in_use;
 
 		raw_spin_lock_irqsave(&pool_lock, flags);
@@ -1124,9 +1243,10 @@ int sld_tasks_show(char *buf, size_t size)
 		if (!in_use)
 			continue;
 		owner_name(t.hv, hv, sizeof(hv));
+		comm_escape(comm, t.comm);
 		n += scnprintf(buf + n, size - n,
 			       "%d %s why=%s hv=%s cpu=%d running=%d switches=%lu ac_user=%lu ac_guest=%lu\n",
-			       t.pid, t.comm, why_names[t.why], hv, t.cpu,
+			       t.pid, comm, why_names[t.why], hv, t.cpu,
 			       t.running, t.switches, t.ac_user, t.ac_guest);
 		shown++;
 	}

@@ -61,7 +61,7 @@ extern const char *const sld_trust_values[SLD_TRUST_NVALUES];
 #define SLD_KNOB_HELP_max_tasks \
 	"Most protected tasks at once, 16..262144 (default 64 per possible CPU, at least 1024)"
 #define SLD_KNOB_HELP_tasks_per_uid \
-	"Most exempt tasks of one non-root uid protected at once, 1..262144 (default half of max_tasks' default)"
+	"Most protected tasks of one non-root uid at once, exempt and hypervisor tasks capped apart, 1..262144 (default an eighth of max_tasks' default)"
 #define SLD_KNOB_HELP_safe_modules \
 	"Modules the admin declares split-lock safe: a,b replaces, +a/-a edits, - clears"
 #define SLD_KNOB_HELP_hypervisor_modules \

@@ -93,6 +93,16 @@ cp "$T/out" "$T/text1"
 capture "$SLDCTL" status --format text
 is "$(cmp -s "$T/out" "$T/text1" && echo same)" same "--format text is the default"
 
+# Task names come escaped from the module (\xNN): shown as they are, not
+# escaped twice; a backslash that is no \xNN (an older module) is escaped.
+printf '12 x\\x0awhy=hv x why=exempt-comm hv=- cpu=0 running=1 switches=3 ac_user=0 ac_guest=1\n13 a\\b why=exempt-comm hv=- cpu=0 running=0 switches=1 ac_user=0 ac_guest=0\n' > "$S/tasks"
+capture "$SLDCTL" status
+expect_grep "$T/out" '  12 x\x0awhy=hv x why=exempt-comm hv=- ' "text: an escaped task name shown as the module escaped it"
+expect_grep "$T/out" '  13 a\x5cb why=exempt-comm ' "text: a bare backslash in a task name escaped"
+is "$(grep -c '^  1[23] ' "$T/out")" 2 "text: one line per task"
+capture "$SLDCTL" status --format prometheus
+expect_grep "$T/out" 'sld_compat_protected_tasks_by_class{class="exempt-comm",hypervisor="-"} 2' "prometheus: both tasks by their real class"
+
 # A newline in a label value (a module name cannot hold one, a file can).
 printf 'x\ny state=a via=- entry=- tasks=1 ac_user=0 ac_guest=0\nvmmon state=a via=- entry=- tasks=1 ac_user=0 ac_guest=0\nvmmon state=b via=- entry=- tasks=2 ac_user=0 ac_guest=0\n' > "$S/hypervisors"
 printf 'vm"x hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=- guest_calls=1 scan_us=1 atomic_ns=1 flags=loaded\ntruncated\n' > "$R/proc/sld_compat_modules"

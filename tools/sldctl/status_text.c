@@ -17,9 +17,11 @@
  * to be seen.
  *
  * Bytes outside printable ASCII (a task's comm may hold any) are shown as
- * \xNN.
+ * \xNN; the module's tasks file has its names so escaped already, and
+ * they are shown as they are there (put_escaped()).
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +136,26 @@ static void put_esc(const char *s, size_t len)
 static void puts_esc(const char *s)
 {
 	put_esc(s, strlen(s));
+}
+
+/*
+ * s[0..len) from a file whose names the module escaped as put_esc() does
+ * (tasks): its \xNN as they are, anything else as put_esc().
+ */
+static void put_escaped(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		if (len - i >= 4 && s[i] == '\\' && s[i + 1] == 'x' &&
+		    isxdigit((unsigned char)s[i + 2]) &&
+		    isxdigit((unsigned char)s[i + 3])) {
+			fwrite(s + i, 1, 4, stdout);
+			i += 4;
+			continue;
+		}
+		put_esc(s + i++, 1);
+	}
 }
 
 /* The next line of *p, without its \n, in *l and *n; false at the end. */
@@ -616,13 +638,23 @@ static void put_counters(const struct status_items *status)
 		putchar('\n');
 }
 
-/* The protected tasks, one a line as the module gives them. */
+/*
+ * The protected tasks, one a line as the module gives them (their names
+ * escaped already, shown as they are).
+ */
 static void put_tasks(const char *tasks)
 {
+	const char *l;
+	size_t n;
+
 	if (!tasks || !strcmp(tasks, "none"))
 		return;
 	printf("tasks:\n");
-	put_lines(tasks);
+	while (next_line(&tasks, &l, &n)) {
+		printf("  ");
+		put_escaped(l, n);
+		putchar('\n');
+	}
 }
 
 /* Scan records of the modules put_hypervisors() did not list. */

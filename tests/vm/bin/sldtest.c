@@ -37,6 +37,22 @@
  *                               parameter string: the load fails with
  *                               EFAULT after module_finalize, before
  *                               COMING; prints OK or the errno name
+ *   sldtest uidpark N UID0 NAME STOPFILE [DEV]
+ *                               N processes, the i-th as uid and gid
+ *                               UID0+i, each naming itself NAME (any
+ *                               bytes), with DEV then making one RUN
+ *                               ioctl on /dev/DEV (a simulated
+ *                               hypervisor's vCPU), and then blocking
+ *                               until STOPFILE exists; prints "parked=N
+ *                               failed=F" once all have done so (one at
+ *                               a time, with a pause every 16 so the pool
+ *                               grows)
+ *   sldtest renames N MS NAME STOPFILE
+ *                               N workers until STOPFILE exists, each
+ *                               making thread after thread that names
+ *                               itself NAME four times, spinning MS ms
+ *                               after each, then exits; prints
+ *                               "threads=T renames=R"
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -48,6 +64,7 @@
 #include <string.h>
 #include <grp.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -56,12 +73,19 @@
 #include <unistd.h>
 
 #include "../../fixtures/fx_actest.h"
+#include "../../fixtures/fx_hv.h"
 #include "realsplit.h"
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest|guest-warn|null [N] | ac offline | vcpus N FMT | timeit CMD... | rmmod NAME [force] | badargs FILE.ko\n");
+	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest|guest-warn|null [N] | ac offline | vcpus N FMT | timeit CMD... | rmmod NAME [force] | badargs FILE.ko | uidpark N UID0 NAME STOPFILE [DEV] | renames N MS NAME STOPFILE\n");
 	return 2;
+}
+
+static void wait_file(const char *path)
+{
+	while (access(path, F_OK))
+		usleep(20000);
 }
 
 static int hexval(char c)
@@ -374,6 +398,145 @@ static int cmd_vcpus(int argc, char **argv)
 	return 0;
 }
 
+/* ---- uidpark: many uids, each with one task of a given name ------------ */
+
+/* One RUN ioctl on /dev/dev; true if it worked. */
+static bool hv_run_once(const char *dev)
+{
+	struct fx_run r = { .loops = 1 };
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/%s", dev);
+	fd = open(path, O_RDWR);
+	return fd >= 0 && !ioctl(fd, FX_HV_RUN, &r);
+}
+
+/*
+ * One parked process as uid: named (and a hypervisor's vCPU with dev),
+ * says so on ready, waits for EOF on go.
+ */
+static void __attribute__((noreturn)) uidpark_child(uid_t uid,
+						   const char *name,
+						   const char *dev,
+						   int ready, int go)
+{
+	bool ok = !setgroups(0, NULL) && !setresgid(uid, uid, uid) &&
+		  !setresuid(uid, uid, uid);
+	char c;
+
+	if (ok)
+		prctl(PR_SET_NAME, name);
+	if (ok && dev)
+		ok = hv_run_once(dev);
+	if (write(ready, ok ? "r" : "f", 1) != 1 || !ok)
+		_exit(1);
+	while (read(go, &c, 1) > 0)
+		;
+	_exit(0);
+}
+
+static int cmd_uidpark(int argc, char **argv)
+{
+	unsigned long n, i, failed = 0;
+	int ready[2], go[2];
+	uid_t uid0;
+	pid_t pid;
+	char c;
+
+	if (argc < 6 || argc > 7 || pipe(ready) || pipe(go))
+		return usage();
+	n = strtoul(argv[2], NULL, 10);
+	uid0 = (uid_t)strtoul(argv[3], NULL, 10);
+	for (i = 0; i < n; i++) {
+		pid = fork();
+		if (!pid) {
+			close(go[1]);
+			uidpark_child(uid0 + i, argv[4], argc == 7 ? argv[6] : NULL,
+				      ready[1], go[0]);
+		}
+		if (pid < 0 || read(ready[0], &c, 1) != 1 || c != 'r')
+			failed++;
+		if (i % 16 == 15)
+			usleep(10000);
+	}
+	printf("parked=%lu failed=%lu\n", n - failed, failed);
+	fflush(stdout);
+	wait_file(argv[5]);
+	close(go[1]);
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
+
+/* ---- renames: thread after thread naming itself, for a stress test ------ */
+
+static const char *rename_to;
+static unsigned long rename_ms;
+static const char *rename_stop;
+static atomic_ulong n_threads, n_renames;
+
+static void spin_ms(unsigned long ms)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 <
+	       (long)ms);
+}
+
+static void *rename_thread(void *arg)
+{
+	int i;
+
+	(void)arg;
+	for (i = 0; i < 4; i++) {
+		prctl(PR_SET_NAME, rename_to);
+		atomic_fetch_add(&n_renames, 1);
+		spin_ms(rename_ms);
+	}
+	return NULL;
+}
+
+static void *rename_worker(void *arg)
+{
+	pthread_t t;
+
+	(void)arg;
+	while (access(rename_stop, F_OK)) {
+		if (pthread_create(&t, NULL, rename_thread, NULL))
+			break;
+		pthread_join(t, NULL);
+		atomic_fetch_add(&n_threads, 1);
+	}
+	return NULL;
+}
+
+static int cmd_renames(int argc, char **argv)
+{
+	pthread_t w[64];
+	long i, n;
+
+	if (argc != 6)
+		return usage();
+	n = strtol(argv[2], NULL, 10);
+	if (n < 1 || n > 64)
+		return usage();
+	rename_ms = strtoul(argv[3], NULL, 10);
+	rename_to = argv[4];
+	rename_stop = argv[5];
+	for (i = 0; i < n; i++)
+		if (pthread_create(&w[i], NULL, rename_worker, NULL))
+			return 1;
+	for (i = 0; i < n; i++)
+		pthread_join(w[i], NULL);
+	printf("threads=%lu renames=%lu\n", atomic_load(&n_threads),
+	       atomic_load(&n_renames));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -392,5 +555,9 @@ int main(int argc, char **argv)
 		return cmd_rmmod(argc, argv);
 	if (!strcmp(argv[1], "badargs"))
 		return cmd_badargs(argc, argv);
+	if (!strcmp(argv[1], "uidpark"))
+		return cmd_uidpark(argc, argv);
+	if (!strcmp(argv[1], "renames"))
+		return cmd_renames(argc, argv);
 	return usage();
 }

@@ -1,7 +1,8 @@
 # The record pool: it grows in chunks with demand up to max_tasks, every
 # walk of it (tasks, in_use, releasing a hypervisor's tasks, detaching)
 # sees every chunk, and an unprivileged user cannot exhaust it: tasks of
-# one non-root uid, exempt or hypervisor, are capped (tasks_per_uid) and exempt tasks
+# one non-root uid are capped (tasks_per_uid, exempt and hypervisor tasks
+# apart; t/44 fills the exempt uid table) and exempt tasks
 # never take the quarter of max_tasks reserved for hypervisor tasks. The
 # counters say why a task was refused. fx_hv is the simulated hypervisor.
 # shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
@@ -24,14 +25,14 @@ set -- /sys/devices/system/cpu/cpu[0-9]*
 ncpu=$#
 def=$((64 * ncpu)); [ $def -ge 1024 ] || def=1024
 is "$(cat $P/max_tasks)" $def "max_tasks: default 64 per possible CPU, at least 1024"
-is "$(cat $P/tasks_per_uid)" $((def / 2)) "tasks_per_uid: default half of max_tasks' default"
-is "$(ac tasks_max) $(ac tasks_per_uid)" "$def $((def / 2))" "ac shows both bounds"
+is "$(cat $P/tasks_per_uid)" $((def / 8)) "tasks_per_uid: default an eighth of max_tasks' default (half its reserve)"
+is "$(ac tasks_max) $(ac tasks_per_uid)" "$def $((def / 8))" "ac shows both bounds"
 is "$(ac tasks_capacity)" 128 "one chunk of 128 records allocated at load"
 rb=$(ac tasks_record_bytes)
 if [ "${rb:-0}" -ge 64 ] && [ "$rb" -le 512 ]; then ok "memory per record shown: $rb bytes"
 else nok "memory per record shown: '$rb' bytes"; fi
 is "$(knob_w max_tasks 2000)" OK "max_tasks=2000"
-is "$(cat $P/tasks_per_uid)" $((def / 2)) "tasks_per_uid unchanged by max_tasks (a knob changes only when written)"
+is "$(cat $P/tasks_per_uid)" $((def / 8)) "tasks_per_uid unchanged by max_tasks (a knob changes only when written)"
 knob_rejects max_tasks 15 0 262145 -16 +100 abc 1e3 0x100 "16 " "99999999999999999999"
 knob_rejects tasks_per_uid 0 262145 -1 +5 x 1.5 "99999999999999999999"
 is "$(sldtest asuser $NOBODY sldtest write $P/max_tasks 99)" EACCES "max_tasks: unprivileged write refused"
