@@ -40,7 +40,14 @@ knob_names() {
 	cat "$@" | tr '\n' ' ' | grep -oE \
 		'(^|[ `(,])([a-z][a-z0-9]*(_[a-z0-9]+)+|enabled|verbose) ?= ?[A-Za-z0-9/+-]|policy set [a-z_]+ [A-Za-z0-9]|knobs? `?[a-z][a-z0-9]*_[a-z_]+|(^|[^a-z_.])((exempt|on|trust|max|safe|tasks_per)_[a-z_]+|hypervisor_modules?)\b' |
 		sed -E 's/^[^a-z]*//; s/^policy set //; s/^knobs? `?//; s/[ =].*//' |
-		grep -vxE 'split_lock_detect|split_lock_mitigate|enable_virt_at_load' | sort -u
+		grep -vxE 'split_lock_detect|split_lock_mitigate|enable_virt_at_load' |
+		grep -vxF -f <(status_files) | sort -u
+}
+
+# status_files: the status files' names (src/admin/status.c), which share
+# the knobs' families (exempt_pending) but are no knobs.
+status_files() {
+	sed -n 's/^[[:space:]]*{ "\([a-z_]*\)", [a-z_]*_show },$/\1/p' src/admin/status.c
 }
 
 # check_named WHAT LIST: every name of LIST is a knob.
@@ -109,7 +116,7 @@ is "$bad" "" "sldctl(8): every entry under COMMANDS is a subcommand"
 
 # docs/status.md: a row for every file of /sys/kernel/sld_compat/ (the
 # items of src/admin/status.c; "status" repeats them all), none for others.
-files=$(sed -n 's/^[[:space:]]*{ "\([a-z_]*\)", [a-z_]*_show },$/\1/p' src/admin/status.c | sort)
+files=$(status_files | sort)
 # shellcheck disable=SC2016 # the backquotes are Markdown's
 rows=$(sed -n 's/^| \(`[a-z_]*`\(, `[a-z_]*`\)*\) |.*/\1/p' docs/status.md | tr -d '`' |
 	tr ',' '\n' | tr -d ' ' | sort)
