@@ -72,8 +72,8 @@ run "tools deb: no modules-load.d entry (it goes with the module)" \
 	hasnt 'modules-load\.d' "$tmp/tools.list"
 run "tools deb: libexec/sld-compat/reapply, executable" \
 	has "-rwxr-xr-x usr/libexec/sld-compat/reapply" "$tmp/tools.list"
-run "tools deb: metrics service" has "-rw-r--r-- lib/systemd/system/sld-compat-metrics.service" "$tmp/tools.list"
-run "tools deb: metrics timer" has "-rw-r--r-- lib/systemd/system/sld-compat-metrics.timer" "$tmp/tools.list"
+run "tools deb: metrics service" has "-rw-r--r-- usr/lib/systemd/system/sld-compat-metrics.service" "$tmp/tools.list"
+run "tools deb: metrics timer" has "-rw-r--r-- usr/lib/systemd/system/sld-compat-metrics.timer" "$tmp/tools.list"
 dpkg-deb -e "$tdeb" "$tmp/tools.ctrl" 2>/dev/null
 run "tools deb: postinst enables the metrics timer (dh_installsystemd)" \
 	grep -q "sld-compat-metrics.timer" "$tmp/tools.ctrl/postinst"
@@ -82,7 +82,7 @@ run "tools deb: postinst runs reapply after dh's snippets" \
 dpkg-deb -x "$tdeb" "$tmp/tools.root" 2>/dev/null
 run "tools deb: the metrics timer starts only where node_exporter's directory is" \
 	grep -qx 'ConditionPathIsDirectory=/var/lib/prometheus/node-exporter' \
-	"$tmp/tools.root/lib/systemd/system/sld-compat-metrics.timer"
+	"$tmp/tools.root/usr/lib/systemd/system/sld-compat-metrics.timer"
 run "tools deb: extracted sldctl --version" \
 	sh -c "$tmp/tools.root/usr/sbin/sldctl --version | grep -qx 'sldctl $ver'"
 
