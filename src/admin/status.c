@@ -17,6 +17,7 @@
 #include "ac_path.h"
 #include "core_msr.h"
 #include "degraded.h"
+#include "exempt.h"
 #include "hooks.h"
 #include "hvwatch.h"
 #include "status.h"
@@ -109,6 +110,7 @@ static const struct status_item items[] = {
 	{ "degraded", sld_degraded_show },
 	{ "ac", sld_ac_show },
 	{ "tasks", sld_tasks_show },
+	{ "exempt_pending", sld_exempt_pending_show },
 	{ "in_use", sld_task_in_use_show },
 	{ "hypervisors", sld_hv_show },
 	{ "vendor", sld_vendor_show },

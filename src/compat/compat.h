@@ -9,6 +9,7 @@
 #define SLD_COMPAT_COMPAT_H
 
 #include <linux/fs.h>
+#include <linux/kernfs.h>
 #include <linux/module.h>
 #include <linux/uaccess.h>
 #include <asm/cpufeature.h>
@@ -45,6 +46,21 @@ static inline bool sld_module_sig_ok(const struct module *mod)
 	return mod->sig_ok;
 #else
 	return false;
+#endif
+}
+
+/*
+ * A cgroup's own name (its kernfs node's, cg->kn), under rcu_read_lock():
+ * kernfs_rcu_name() since 6.15, a plain pointer before. A cgroup v2
+ * directory cannot be renamed (only v1 has .rename), so it is stable for
+ * as long as the cgroup lives.
+ */
+static inline const char *sld_kernfs_name_rcu(struct kernfs_node *kn)
+{
+#ifdef HAVE_KERNFS_RCU_NAME
+	return kernfs_rcu_name(kn);
+#else
+	return kn->name;
 #endif
 }
 

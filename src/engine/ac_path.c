@@ -70,16 +70,16 @@ asm(".pushsection .text, \"ax\"\n"
 
 static int take_over(struct pt_regs *regs, bool guest)
 {
-	struct sld_owner *o;
+	int err;
 
 	if (!sld_task_protected()) {
-		o = sld_exempt_match();
-		if (!o) {
+		err = sld_exempt_protect(false);
+		if (err == -ENOENT) {
 			atomic_long_inc(guest ? &ac_guest_passed :
 					&ac_user_passed);
 			return 0;
 		}
-		if (sld_task_protect(o)) {
+		if (err) {
 			atomic_long_inc(&ac_not_protected);
 			return 0;
 		}

@@ -4,15 +4,43 @@
  * hypervisor tasks (a game under Proton, a legacy binary, one VM's QEMU).
  *
  *   exempt_comm    task names (what ps shows, at most 15 characters)
- *   exempt_path    executables, by absolute path; the path is resolved
- *                  when written and matched by the file it named then
- *                  (struct file_id), so a symlink or a hard link to the
- *                  same file matches too, and a binary replaced or
- *                  changed later (a package upgrade) needs the knob
- *                  written again
- *   exempt_cgroup  cgroup v2 directories; a task in one of them or below
+ *   exempt_path    executables, by absolute path (path_match())
+ *   exempt_cgroup  cgroup v2 directories; a task in one of them or below,
+ *                  by path, whether the cgroup exists yet or not
+ *                  (cgroup_match())
  *   exempt_proactive  N: an exempt task is protected from its first split
  *                  lock on; Y: from exec, before any split lock
+ *
+ * Both path kinds are checked as text by src/schema/entries.c, the same
+ * code sldctl runs, so the two refuse the same entries in the same words.
+ *
+ * exempt_path: the path must name a regular file when written. A task
+ * matches when its executable is
+ *   (a) the file the path named then (struct file_id: a symlink or hard
+ *       link to it matches too; a rewrite, chmod or chown ends it), or
+ *   (b) the file now at that name, in the directory the path led to when
+ *       written, if root owns it and nobody else may write it.
+ * (b) keeps a rule across a package upgrade: dpkg writes the new binary
+ * next to the old one and renames it over it, a new inode under the same
+ * name, and (a) alone would lapse until the knob is written again. Why
+ * path plus root ownership and not a re-resolution when the file
+ * changes: that needs a probe on every rename and unlink of the system
+ * or a path lookup where a split lock is decided (the #AC handler, which
+ * cannot sleep); the exe's name, parent and owner can be read there under
+ * RCU. Who can satisfy (b): whoever can place a file owned by root under
+ * that name, that is root. Who can run code as a matching task: whoever
+ * may execute the file, as with (a) -- LD_PRELOAD, ptrace of their own
+ * process, or PR_SET_MM_MAP with the file as exe_fd in their own user
+ * namespace run their code with that executable (README, trust model).
+ *
+ * exempt_cgroup: a rule is a path, compared with the names of the task's
+ * cgroup and its ancestors when a task is decided (cgroup v2 directories
+ * cannot be renamed, so the names are stable under RCU). Nothing is
+ * resolved or held when the knob is written: a rule for a cgroup that
+ * does not exist yet (/machine.slice at boot, before the first VM) is
+ * accepted and waits for it; the `exempt_pending` status file lists such
+ * rules. A cgroup created later below a rule's (a VM's scope) matches.
+ * Memory is the knob's list, fixed in size.
  *
  * A rule is matched against the task as it is when asked: at a split lock
  * and, when the task execs, for the new program. So a child inherits an
@@ -23,9 +51,10 @@
  *
  * Each rule kind is an owner of protected tasks (struct sld_owner): this
  * file tells task_sld.c when a kind has rules (sld_task_need), protects
- * the tasks they match on its behalf, and releases them when the rules
- * change. The probes that decide at exec, thread start and rename are
- * here too: they ask the rules, task_sld.c only keeps the records.
+ * the tasks they match on its behalf, naming the rule for the kernel log,
+ * and releases them when the rules change. The probes that decide at
+ * exec, thread start and rename are here too: they ask the rules,
+ * task_sld.c only keeps the records.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -42,6 +71,7 @@
 #include "sld_compat.h"
 #include "x86scan.h"
 #include "compat/compat.h"
+#include "entries.h"
 #include "degraded.h"
 #include "exempt.h"
 #include "hooks.h"
@@ -64,9 +94,9 @@
  * filesystems that leave it 0 (ramfs) and also ends the match when the
  * file itself is rewritten, chmod'ed or chown'ed (at the filesystem's
  * timestamp granularity: a change within the same second, on ext2's
- * small inodes, goes unseen): what is exempt is the file as it was when
- * the admin named it. Holding the inode instead
- * would keep a deleted binary's blocks allocated and its filesystem busy.
+ * small inodes, goes unseen): what (a) exempts is the file as it was
+ * when the admin named it. Holding the inode instead would keep a
+ * deleted binary's blocks allocated and its filesystem busy.
  */
 struct file_id {
 	dev_t dev;
@@ -83,28 +113,32 @@ static void file_id_of(const struct inode *ino, struct file_id *id)
 	id->ctime = sld_inode_ctime(ino);
 }
 
+/* The same inode: what a directory keeps while its entries change. */
+static bool same_inode(const struct file_id *a, const struct inode *ino)
+{
+	return a->ino == ino->i_ino && a->dev == ino->i_sb->s_dev &&
+	       a->gen == ino->i_generation;
+}
+
 static bool file_id_eq(const struct file_id *a, const struct file_id *b)
 {
 	return a->ino == b->ino && a->dev == b->dev && a->gen == b->gen &&
 	       timespec64_equal(&a->ctime, &b->ctime);
 }
 
-/* A list whose entries are resolved when written: paths or cgroups. */
-struct resolved {
-	struct sld_names *names;
-	union {
-		struct file_id id[PATH_MAX_N];	/* exempt_path */
-		struct cgroup *cg[CGROUP_MAX];	/* exempt_cgroup */
-	};
+/*
+ * One exempt_path rule as resolved when written: (a) the file, (b) its
+ * directory and its name there (after symlinks: the file's own name).
+ */
+struct path_rule {
+	struct file_id file;
+	struct file_id dir;		/* ctime unused */
+	char base[NAME_MAX + 1];
 };
 
-/* How one kind of resolved list checks, resolves and releases entries. */
-struct resolved_kind {
-	const char *knob;
-	struct sld_owner *owner;
-	const struct sld_names_rule *rule;
-	int (*resolve)(struct resolved *r, unsigned int i, const char **why);
-	void (*release)(struct resolved *r);	/* optional */
+struct path_rules {
+	struct sld_names *names;
+	struct path_rule r[PATH_MAX_N];
 };
 
 static struct sld_owner owner_comm = { .why = SLD_WHY_COMM };
@@ -112,8 +146,8 @@ static struct sld_owner owner_path = { .why = SLD_WHY_PATH };
 static struct sld_owner owner_cgroup = { .why = SLD_WHY_CGROUP };
 
 static struct sld_names __rcu *comms;
-static struct resolved __rcu *paths;
-static struct resolved __rcu *cgroups;
+static struct path_rules __rcu *paths;
+static struct sld_names __rcu *cgroups;
 static bool proactive;
 
 static void update_hooks(void);
@@ -136,68 +170,154 @@ static void recheck(struct sld_owner *o, const char *knob, bool any)
 	update_hooks();
 }
 
-/* ---- matching (any context, current task) -------------------------------- */
+/* ---- matching (any context, current task, under rcu_read_lock) ------------ */
 
-static bool comm_match(const struct task_struct *t)
+/* Each returns the rule that matches t, or NULL. */
+static const char *comm_match(const struct task_struct *t)
 {
 	const struct sld_names *l = rcu_dereference(comms);
 	unsigned int i;
 
 	for (i = 0; l && i < l->n; i++)
 		if (sld_glob_match(l->v[i], t->comm))
-			return true;
-	return false;
+			return l->v[i];
+	return NULL;
 }
 
-static bool path_match(const struct task_struct *t)
+/*
+ * The dentry's name is want: read as the kernel's d_path() reads it,
+ * without d_lock. A rename racing with it may make it miss; the read
+ * stops at the first difference or the name's NUL, inside its buffer.
+ */
+static bool name_is(const struct dentry *d, const char *want)
 {
-	const struct resolved *p = rcu_dereference(paths);
+	const unsigned char *s = READ_ONCE(d->d_name.name);
+	size_t i;
+
+	for (i = 0; want[i]; i++)
+		if (s[i] != (unsigned char)want[i])
+			return false;
+	return !s[i];
+}
+
+/* (b): exe is the root-owned file now at r's name in r's directory. */
+static bool at_rule_path(const struct path_rule *r, const struct file *exe)
+{
+	const struct inode *ino = file_inode(exe), *dir;
+	const struct dentry *d = exe->f_path.dentry;
+
+	if (!uid_eq(ino->i_uid, GLOBAL_ROOT_UID) ||
+	    (ino->i_mode & 0022) || d_unhashed(d))
+		return false;
+	dir = d_inode_rcu(READ_ONCE(d->d_parent));
+	return dir && same_inode(&r->dir, dir) && name_is(d, r->base);
+}
+
+static const char *path_match(const struct task_struct *t)
+{
+	const struct path_rules *p = rcu_dereference(paths);
 	struct file_id id;
 	struct file *exe;
 	unsigned int i;
 
 	if (!p || !t->mm)
-		return false;
+		return NULL;
 	exe = rcu_dereference(t->mm->exe_file);
 	if (!exe)
-		return false;
+		return NULL;
 	file_id_of(file_inode(exe), &id);
 	for (i = 0; i < p->names->n; i++)
-		if (file_id_eq(&p->id[i], &id))
-			return true;
-	return false;
+		if (file_id_eq(&p->r[i].file, &id) ||
+		    at_rule_path(&p->r[i], exe))
+			return p->names->v[i];
+	return NULL;
 }
 
-static bool cgroup_match(struct task_struct *t)
+/*
+ * cg is the cgroup at path (absolute, normalised, not "/") or below it:
+ * the ancestor at the path's depth has the path's last name, its parent
+ * the name before, up to the root.
+ */
+static bool cgroup_below(struct cgroup *cg, const char *path)
 {
-	const struct resolved *c = rcu_dereference(cgroups);
+	const char *end = path + strlen(path), *slash;
+	int depth = 0;
+	size_t len;
+
+	for (slash = path; *slash; slash++)
+		depth += *slash == '/';
+	if (cg->level < depth)
+		return false;
+	while (cg->level > depth)
+		cg = cgroup_parent(cg);
+	for (; cg && cg->level > 0; cg = cgroup_parent(cg)) {
+		for (slash = end - 1; *slash != '/'; slash--)
+			;
+		len = end - slash - 1;
+		if (strncmp(sld_kernfs_name_rcu(cg->kn), slash + 1, len) ||
+		    sld_kernfs_name_rcu(cg->kn)[len])
+			return false;
+		end = slash;
+	}
+	return cg && end == path;
+}
+
+static const char *cgroup_match(struct task_struct *t)
+{
+	const struct sld_names *l = rcu_dereference(cgroups);
 	struct cgroup *cg;
 	unsigned int i;
 
-	if (!c)
-		return false;
+	if (!l)
+		return NULL;
 	cg = task_dfl_cgroup(t);
-	for (i = 0; i < c->names->n; i++)
-		if (cgroup_is_descendant(cg, c->cg[i]))
-			return true;
-	return false;
+	for (i = 0; i < l->n; i++)
+		if (cgroup_below(cg, l->v[i]))
+			return l->v[i];
+	return NULL;
+}
+
+/* Which rule kind exempts t and by which rule (*rule). rcu_read_lock. */
+static struct sld_owner *match(struct task_struct *t, const char **rule)
+{
+	*rule = comm_match(t);
+	if (*rule)
+		return &owner_comm;
+	*rule = path_match(t);
+	if (*rule)
+		return &owner_path;
+	*rule = cgroup_match(t);
+	return *rule ? &owner_cgroup : NULL;
 }
 
 /* Which rule kind exempts current, if any (NULL). Atomic context is fine. */
 struct sld_owner *sld_exempt_match(void)
 {
-	struct task_struct *t = current;
-	struct sld_owner *o = NULL;
+	struct sld_owner *o;
+	const char *rule;
 
 	rcu_read_lock();
-	if (comm_match(t))
-		o = &owner_comm;
-	else if (path_match(t))
-		o = &owner_path;
-	else if (cgroup_match(t))
-		o = &owner_cgroup;
+	o = match(current, &rule);
 	rcu_read_unlock();
 	return o;
+}
+
+/*
+ * Protect current if a rule exempts it, naming the rule in the kernel log
+ * (sld_task_protect_as()). 0: protected; -ENOENT: no rule; else refused.
+ */
+int sld_exempt_protect(bool ahead)
+{
+	const char *rule;
+	struct sld_owner *o;
+	int err = -ENOENT;
+
+	rcu_read_lock();
+	o = match(current, &rule);
+	if (o)
+		err = sld_task_protect_as(o, rule, ahead);
+	rcu_read_unlock();
+	return err;
 }
 
 static bool exempt_any(void)
@@ -219,7 +339,7 @@ static int exec_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	sld_task_exec(!!o);
 	if (o && READ_ONCE(proactive) && !sld_task_protected())
-		sld_task_protect_ahead(o);
+		sld_exempt_protect(true);
 	return 0;
 }
 
@@ -233,13 +353,10 @@ static int exec_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
  */
 static void proactive_decide(void)
 {
-	struct sld_owner *o;
-
 	if (!READ_ONCE(proactive) || (current->flags & SLD_PF_NOT_USER))
 		return;
-	o = sld_exempt_match();
-	if (o && !sld_task_protected())
-		sld_task_protect_ahead(o);
+	if (!sld_task_protected())
+		sld_exempt_protect(true);
 }
 
 /* schedule_tail() returned: the first instructions of a new task. */
@@ -343,11 +460,16 @@ static const struct sld_names_rule comm_rule = {
 	.spaces = true,
 };
 
-/* Readers are RCU; writers hold the knobs mutex and may sleep. */
-static int comm_set(const char *val, const char **why)
+/*
+ * A list of names only (exempt_comm, exempt_cgroup): readers are RCU,
+ * writers hold the knobs mutex and may sleep.
+ */
+static int names_set(struct sld_names __rcu **slot,
+		     const struct sld_names_rule *rule, struct sld_owner *o,
+		     const char *knob, const char *val, const char **why)
 {
-	struct sld_names *old = rcu_dereference_protected(comms, 1), *l;
-	int err = sld_names_edit(old, val, &comm_rule, &l, why);
+	struct sld_names *old = rcu_dereference_protected(*slot, 1), *l;
+	int err = sld_names_edit(old, val, rule, &l, why);
 
 	if (err)
 		return err;
@@ -355,11 +477,17 @@ static int comm_set(const char *val, const char **why)
 		sld_names_free(l);
 		l = NULL;
 	}
-	rcu_assign_pointer(comms, l);
+	rcu_assign_pointer(*slot, l);
 	synchronize_rcu();
 	sld_names_free(old);
-	recheck(&owner_comm, "exempt_comm", !!l);
+	recheck(o, knob, !!l);
 	return 0;
+}
+
+static int comm_set(const char *val, const char **why)
+{
+	return names_set(&comms, &comm_rule, &owner_comm, "exempt_comm", val,
+			 why);
 }
 
 static int comm_show(char *buf, size_t size)
@@ -373,117 +501,89 @@ static struct sld_knob knob_comm = {
 };
 SLD_KNOB(exempt_comm, knob_comm);
 
-/* ---- lists resolved when written (exempt_path, exempt_cgroup) ------------- */
-
-static void resolved_free(const struct resolved_kind *kind, struct resolved *r)
-{
-	if (!r)
-		return;
-	if (kind->release)
-		kind->release(r);
-	sld_names_free(r->names);
-	kfree(r);
-}
-
-/* All or nothing: every entry resolves, or the knob stays as it was. */
-static int resolved_set(struct resolved __rcu **slot,
-			const struct resolved_kind *kind, const char *val,
-			const char **why)
-{
-	struct resolved *old = rcu_dereference_protected(*slot, 1), *r;
-	unsigned int i;
-	int err;
-
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
-	if (!r)
-		return -ENOMEM;
-	err = sld_names_edit(old ? old->names : NULL, val, kind->rule,
-			     &r->names, why);
-	for (i = 0; !err && i < r->names->n; i++)
-		err = kind->resolve(r, i, why);
-	if (err) {
-		resolved_free(kind, r);
-		return err;
-	}
-	if (!r->names->n) {
-		resolved_free(kind, r);
-		r = NULL;
-	}
-	rcu_assign_pointer(*slot, r);
-	synchronize_rcu();
-	resolved_free(kind, old);
-	recheck(kind->owner, kind->knob, !!r);
-	return 0;
-}
-
-static int resolved_show(struct resolved __rcu **slot, char *buf, size_t size)
-{
-	const struct resolved *r = rcu_dereference_protected(*slot, 1);
-
-	return sld_names_show(r ? r->names : NULL, buf, size);
-}
-
 /* ---- exempt_path ----------------------------------------------------------- */
 
-/* Absolute, canonical: no empty, "." or ".." component. */
+/* The text: src/schema/entries.c, shared with sldctl. */
 static int path_check(const char *s, const char **why)
 {
-	const char *c = s;
-
-	if (s[0] != '/') {
-		*why = "path is not absolute";
-		return -EINVAL;
-	}
-	while (*c == '/') {
-		const char *end = strchrnul(c + 1, '/');
-		size_t len = end - c - 1;
-
-		if (!len || (len == 1 && c[1] == '.') ||
-		    (len == 2 && c[1] == '.' && c[2] == '.')) {
-			*why = "path has an empty, . or .. component";
-			return -EINVAL;
-		}
-		c = end;
-	}
-	return 0;
+	*why = sld_entry_check(s, false);
+	return *why ? -EINVAL : 0;
 }
 
 static const struct sld_names_rule path_rule = {
 	.max = PATH_MAX_N, .max_len = PATH_LEN, .check = path_check,
 };
 
-static int path_resolve(struct resolved *r, unsigned int i, const char **why)
+/* (a) and (b) of r from the file the path names now (it must be one). */
+static int path_resolve(const char *path, struct path_rule *r,
+			const char **why)
 {
+	struct name_snapshot name;
+	struct dentry *parent;
 	struct inode *ino;
 	struct path p;
-	int err;
 
-	if (kern_path(r->names->v[i], LOOKUP_FOLLOW, &p)) {
+	if (kern_path(path, LOOKUP_FOLLOW, &p)) {
 		*why = "no such file";
 		return -EINVAL;
 	}
 	ino = d_backing_inode(p.dentry);
-	err = ino && S_ISREG(ino->i_mode) ? 0 : -EINVAL;
-	if (err)
+	if (!ino || !S_ISREG(ino->i_mode)) {
+		path_put(&p);
 		*why = "not a regular file";
-	else
-		file_id_of(ino, &r->id[i]);
+		return -EINVAL;
+	}
+	file_id_of(ino, &r->file);
+	parent = dget_parent(p.dentry);
+	file_id_of(d_inode(parent), &r->dir);
+	dput(parent);
+	take_dentry_name_snapshot(&name, p.dentry);
+	strscpy(r->base, (const char *)name.name.name, sizeof(r->base));
+	release_dentry_name_snapshot(&name);
 	path_put(&p);
-	return err;
+	return 0;
 }
 
-static const struct resolved_kind path_kind = {
-	.knob = "exempt_path", .owner = &owner_path, .rule = &path_rule, .resolve = path_resolve,
-};
+static void path_rules_free(struct path_rules *p)
+{
+	if (!p)
+		return;
+	sld_names_free(p->names);
+	kfree(p);
+}
 
+/* All or nothing: every entry resolves, or the knob stays as it was. */
 static int path_set(const char *val, const char **why)
 {
-	return resolved_set(&paths, &path_kind, val, why);
+	struct path_rules *old = rcu_dereference_protected(paths, 1), *p;
+	unsigned int i;
+	int err;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	err = sld_names_edit(old ? old->names : NULL, val, &path_rule,
+			     &p->names, why);
+	for (i = 0; !err && i < p->names->n; i++)
+		err = path_resolve(p->names->v[i], &p->r[i], why);
+	if (err || !p->names->n) {
+		path_rules_free(p);
+		if (err)
+			return err;
+		p = NULL;
+	}
+	rcu_assign_pointer(paths, p);
+	synchronize_rcu();
+	path_rules_free(old);
+	recheck(&owner_path, "exempt_path", !!p);
+	return 0;
 }
 
 static int path_show(char *buf, size_t size)
 {
-	return resolved_show(&paths, buf, size);
+	const struct path_rules *p = rcu_dereference_protected(paths, 1);
+
+	return sld_names_show(p ? p->names : NULL, buf, size);
 }
 
 static struct sld_knob knob_path = {
@@ -496,55 +596,24 @@ SLD_KNOB(exempt_path, knob_path);
 
 static int cgroup_check(const char *s, const char **why)
 {
-	int err = path_check(s, why);
-
-	if (!err && !strcmp(s, "/")) {
-		*why = "the root cgroup would exempt every task";
-		err = -EINVAL;
-	}
-	return err;
+	*why = sld_entry_check(s, true);
+	return *why ? -EINVAL : 0;
 }
 
 static const struct sld_names_rule cgroup_rule = {
 	.max = CGROUP_MAX, .max_len = PATH_LEN, .check = cgroup_check,
 };
 
-static int cgroup_resolve(struct resolved *r, unsigned int i,
-			  const char **why)
-{
-	struct cgroup *cg = cgroup_get_from_path(r->names->v[i]);
-
-	if (IS_ERR(cg)) {
-		*why = "no such cgroup (v2 path below the cgroup2 root)";
-		return -EINVAL;
-	}
-	r->cg[i] = cg;
-	return 0;
-}
-
-static void cgroups_put(struct resolved *r)
-{
-	unsigned int i;
-
-	for (i = 0; i < CGROUP_MAX; i++)
-		if (r->cg[i])
-			cgroup_put(r->cg[i]);
-}
-
-static const struct resolved_kind cgroup_kind = {
-	.knob = "exempt_cgroup", .owner = &owner_cgroup,
-	.rule = &cgroup_rule, .resolve = cgroup_resolve,
-	.release = cgroups_put,
-};
-
 static int cgroup_set(const char *val, const char **why)
 {
-	return resolved_set(&cgroups, &cgroup_kind, val, why);
+	return names_set(&cgroups, &cgroup_rule, &owner_cgroup,
+			 "exempt_cgroup", val, why);
 }
 
 static int cgroup_show(char *buf, size_t size)
 {
-	return resolved_show(&cgroups, buf, size);
+	return sld_names_show(rcu_dereference_protected(cgroups, 1), buf,
+			      size);
 }
 
 static struct sld_knob knob_cgroup = {
@@ -552,6 +621,33 @@ static struct sld_knob knob_cgroup = {
 	.set = cgroup_set, .show = cgroup_show, .free = sld_exempt_free,
 };
 SLD_KNOB(exempt_cgroup, knob_cgroup);
+
+/*
+ * The status file exempt_pending: the exempt_cgroup rules whose cgroup
+ * does not exist now, one per line ("-" for none). They match as soon as
+ * it is created. Sleepable (a path lookup).
+ */
+int sld_exempt_pending_show(char *buf, size_t size)
+{
+	const struct sld_names *l;
+	struct cgroup *cg;
+	unsigned int i;
+	int n = 0;
+
+	sld_knobs_lock();
+	l = rcu_dereference_protected(cgroups, 1);
+	for (i = 0; l && i < l->n; i++) {
+		cg = cgroup_get_from_path(l->v[i]);
+		if (!IS_ERR(cg)) {
+			cgroup_put(cg);
+			continue;
+		}
+		n += scnprintf(buf + n, size - n, "exempt_cgroup %s\n",
+			       l->v[i]);
+	}
+	sld_knobs_unlock();
+	return n ? n : scnprintf(buf, size, "-\n");
+}
 
 /* ---- exempt_proactive ------------------------------------------------------ */
 
@@ -582,8 +678,8 @@ SLD_KNOB(exempt_proactive, knob_proactive);
 void sld_exempt_free(void)
 {
 	sld_names_free(rcu_dereference_protected(comms, 1));
-	resolved_free(&path_kind, rcu_dereference_protected(paths, 1));
-	resolved_free(&cgroup_kind, rcu_dereference_protected(cgroups, 1));
+	path_rules_free(rcu_dereference_protected(paths, 1));
+	sld_names_free(rcu_dereference_protected(cgroups, 1));
 	RCU_INIT_POINTER(comms, NULL);
 	RCU_INIT_POINTER(paths, NULL);
 	RCU_INIT_POINTER(cgroups, NULL);

@@ -76,6 +76,7 @@
 #include <linux/kprobes.h>
 #include <linux/mutex.h>
 #include <linux/preempt.h>
+#include <linux/ratelimit.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
@@ -624,12 +625,36 @@ static int refuse(enum refusal r)
 }
 
 /*
+ * The kernel log names each task when it is first protected, and on
+ * whose behalf: a task that never traps again (a protected vCPU) would
+ * otherwise never appear there. Rate-limited: a VM start protects one
+ * task per vCPU at once.
+ */
+static const char *const rule_knobs[] = {
+	[SLD_WHY_COMM] = "exempt_comm rule", [SLD_WHY_PATH] = "exempt_path rule",
+	[SLD_WHY_CGROUP] = "exempt_cgroup rule", [SLD_WHY_HV] = "hypervisor module",
+};
+static DEFINE_RATELIMIT_STATE(say_rs, DEFAULT_RATELIMIT_INTERVAL,
+			      DEFAULT_RATELIMIT_BURST);
+
+static void say_protected(const struct sld_owner *o, const char *rule)
+{
+	const char *comm = current->comm;
+
+	if (!__ratelimit(&say_rs))
+		return;
+	pr_info("protecting %*pE[%d]: %s %s\n",
+		(int)strnlen(comm, TASK_COMM_LEN), comm, task_pid_nr(current),
+		rule_knobs[o->why], rule ? rule : o->name);
+}
+
+/*
  * Protect current on behalf of o from now on: SLD off on this core at
  * once, then per switch. 0 if protected (already or now). A task that is
  * protected already becomes a hypervisor's if o is one; otherwise it
  * keeps the owner it has.
  */
-int sld_task_protect(struct sld_owner *o)
+static int protect(struct sld_owner *o, const char *rule)
 {
 	enum sld_why why = o->why;
 	struct sld_owner *hv = why == SLD_WHY_HV ? o : NULL;
@@ -666,17 +691,22 @@ int sld_task_protect(struct sld_owner *o)
 	preempt_notifier_register(&t->pn);
 	count_protection(why);
 	start_running(t);
+	say_protected(o, rule);
 	return 0;
 }
 
-/* The same, before any split lock (exempt_proactive): counted apart. */
-int sld_task_protect_ahead(struct sld_owner *o)
+int sld_task_protect_as(struct sld_owner *o, const char *rule, bool ahead)
 {
-	int err = sld_task_protect(o);
+	int err = protect(o, rule);
 
-	if (!err)
+	if (!err && ahead)
 		atomic_long_inc(&n_proactive);
 	return err;
+}
+
+int sld_task_protect(struct sld_owner *o)
+{
+	return protect(o, NULL);
 }
 
 static void key_work_fn(struct work_struct *work)

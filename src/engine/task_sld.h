@@ -48,9 +48,14 @@ bool sld_task_possible(void);		/* after sld_hooks_init() */
 void sld_task_need(struct sld_owner *o, bool need);
 void sld_task_refresh(void);
 
-/* current, preemption off (probe handlers). 0: protected, already or now. */
-int sld_task_protect(struct sld_owner *o);
-int sld_task_protect_ahead(struct sld_owner *o);  /* counted: proactive */
+/*
+ * current, preemption off (probe handlers). 0: protected, already or now.
+ * A task's first protection is logged (rate-limited) with rule, the
+ * exemption rule that matched (NULL: a hypervisor owner, named by its
+ * module); ahead: before any split lock (exempt_proactive), counted so.
+ */
+int sld_task_protect_as(struct sld_owner *o, const char *rule, bool ahead);
+int sld_task_protect(struct sld_owner *o);	/* rule NULL, not ahead */
 bool sld_task_protected(void);
 void sld_task_ac(bool guest);		/* a protected task's split lock */
 void sld_task_exec(bool exempt);	/* exec'd: keep the record if exempt */

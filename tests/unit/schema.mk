@@ -14,10 +14,11 @@ $(B)/test_knobs_table: test_knobs_table.c $(SCHEMA_TEST_SRC) $(SCHEMA_SRC) $(SCH
 		test_knobs_table.c $(SCHEMA_TEST_SRC) $(SCHEMA_SRC) $(LDFLAGS) -lcmocka
 
 # The list grammar (names.c) and the table of known hypervisors
-# (hypervisors.c), walked case by case.
-UNIT_TESTS += $(B)/test_names $(B)/test_hypervisors
+# (hypervisors.c), and the checker of path and cgroup entries
+# (entries.c), walked case by case.
+UNIT_TESTS += $(B)/test_names $(B)/test_hypervisors $(B)/test_entries
 
-$(B)/test_names $(B)/test_hypervisors: $(B)/test_%: test_%.c $(SCHEMA_SRC) $(SCHEMA_HDR) \
+$(B)/test_names $(B)/test_hypervisors $(B)/test_entries: $(B)/test_%: test_%.c $(SCHEMA_SRC) $(SCHEMA_HDR) \
 		$(wildcard $(TOP)/src/*.c $(TOP)/src/*/*.c $(TOP)/tools/sldctl/*.c)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DSRC_DIR='"$(TOP)/src"' -DTOOLS_DIR='"$(TOP)/tools/sldctl"' -o $@ $< \

@@ -141,7 +141,7 @@ static void test_checks(void **state)
 		{ knob_check_path, "/usr/bin/game", 1, NULL },
 		{ knob_check_path, "usr/bin/game", 0, "absolute" },
 		{ knob_check_path, "/usr/../bin", 0, "'..' component" },
-		{ knob_check_path, "/usr/./bin", 0, "'.' component" },
+		{ knob_check_path, "/usr/./bin", 0, "'.' or '..' component" },
 		{ knob_check_path, "/usr//bin", 0, "empty component" },
 		{ knob_check_path, "/usr/bin/", 0, "empty component" },
 		{ knob_check_path, "/", 0, "not an executable" },

@@ -58,6 +58,21 @@ expect_rc 0 "apply: all knobs applied"
 is "$(cat "$P/verbose")" 2 "apply: verbose written"
 is "$(cat "$P/enabled")" N "apply: enabled written"
 expect_grep "$T/out" "sld_compat.verbose = 2 ($E/sld-compat.conf:3)" "apply: reports what it set"
+
+# A read-only /run (here: /run a file, so nothing can be made below it):
+# every knob applied, the bookkeeping for the udev rule not. A warning, exit 0.
+rm -rf "$R/run"
+: > "$R/run"
+printf 'verbose = 3\n' > "$E/sld-compat.conf"
+capture "$SLDCTL" apply
+expect_rc 0 "apply: only /run/sld-compat/named-modules failed: exit 0"
+is "$(cat "$P/verbose")" 3 "apply: the knob applied although /run is unusable"
+expect_grep "$T/err" "warning: cannot record the modules the configuration names" \
+	"apply: warns that named-modules could not be recorded"
+rm -f "$R/run"
+printf '# sld-compat\n\nverbose = 2\nenabled=N\n' > "$E/sld-compat.conf"
+capture "$SLDCTL" apply
+expect_rc 0 "apply: again with a usable /run"
 is "$(cat "$T/err")" "" "apply: nothing on stderr"
 
 # ---- apply: nothing configured ---------------------------------------------------------
@@ -233,6 +248,17 @@ expect_no_grep "$T/out" "tasks_live" "status: the aggregate status file is not p
 expect_no_grep "$T/out" "present" "status: kernel code only with --verbose"
 n=$(wc -l < "$T/out")
 if [ "$n" -le 40 ]; then ok "status: $n lines"; else nok "status: $n lines, want at most 40"; fi
+
+expect_no_grep "$T/out" "pending" "status: no pending rule, nothing said"
+
+# A cgroup rule waiting for its cgroup: in the summary, once.
+printf 'exempt_cgroup /machine.slice\n' > "$S/exempt_pending"
+capture "$SLDCTL" status
+expect_rc 0 "status: with a pending rule"
+expect_grep "$T/out" "exempt rules pending (cgroup does not exist yet): exempt_cgroup /machine.slice" \
+	"status: a rule waiting for its cgroup is shown as pending"
+is "$(grep -c "exempt_cgroup /machine.slice" "$T/out")" 1 "status: the pending rule said once"
+echo - > "$S/exempt_pending"
 
 capture "$SLDCTL" status --verbose
 expect_rc 0 "status --verbose"

@@ -41,7 +41,8 @@ expect_grep "$T/out" "EMT-3/187133: 2 split_lock (first 51.000123, last 54.00000
 expect_grep "$T/out" "class: virtualbox-emt; exe /usr/lib/virtualbox/VirtualBoxVM; cgroup /user.slice/v.scope" "EMT-3: VirtualBox EMT, exe, cgroup"
 expect_grep "$T/out" "vmm: VirtualBoxVM/187100" "EMT-3: its VMM process"
 expect_grep "$T/out" "fix: sldctl exempt add --path /usr/lib/virtualbox/VirtualBoxVM --persist" "EMT-3: exempt the VMM binary"
-expect_grep "$T/out" "fix: sldctl exempt add --cgroup '/machine.slice/machine-qemu\\x2d1\\x2dwin10.scope' --persist" "libvirt vCPU: exempt its machine.slice scope"
+expect_grep "$T/out" "fix: sldctl exempt add --cgroup /machine.slice --persist" "libvirt vCPU: exempt machine.slice, which outlives the VM run"
+expect_no_grep "$T/out" "exempt add --cgroup '/machine.slice/machine-qemu" "libvirt vCPU: not its per-run scope"
 expect_grep "$T/out" "fix: sldctl exempt add --path /usr/bin/qemu-system-x86_64 --persist" "plain qemu: exempt the binary"
 expect_grep "$T/out" "game.exe/4242: 1 fatal" "game: fatal trap counted"
 expect_grep "$T/out" "class: wine-proton; exe /usr/lib/wine/wine64-preloader" "game: Wine/Proton"
@@ -79,6 +80,7 @@ assert e['fix'] == 'sldctl exempt add --path /usr/lib/virtualbox/VirtualBoxVM --
 assert e['caveat'] is None
 k = o[('CPU 1/KVM', 175479)]
 assert k['class'] == 'kvm-vcpu' and k['cgroup'].startswith('/machine.slice/')
+assert k['fix'] == 'sldctl exempt add --cgroup /machine.slice --persist'
 g = o[('game.exe', 4242)]
 assert g['class'] == 'wine-proton' and g['counts']['fatal'] == 1 and g['caveat']
 assert o[('fx_guest', 77)]['alive'] is False

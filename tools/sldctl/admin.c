@@ -294,6 +294,10 @@ int admin_check_names(const struct admin *a, const struct sld_knob_schema *d,
 		if (!r && add)
 			r = knob_check_exists(d, buf, why, sizeof(why));
 		free(buf);
+		if (!r && add && d->entry == SLD_KE_CGROUP &&
+		    knob_cgroup_pending(names[i]))
+			fprintf(stderr, "sldctl %s: note: cgroup %s does not exist yet; the rule waits for it (shown as pending in 'sldctl status')\n",
+				a->cli->cmd, sldctl_q(names[i]));
 		if (!r)
 			continue;
 		fprintf(stderr, "sldctl %s: bad %s '%s': %s\n", a->cli->cmd,

@@ -150,26 +150,25 @@ static bool concerns(const struct conf *cf, const char *module)
 }
 
 /*
- * After applying the system configuration: the files the udev rule tests
- * before it spawns `apply --module` (named_modules.h). A failure leaves
- * the knobs applied; only later loads of named modules miss the re-apply.
+ * Before applying the system configuration: the files the udev rule tests
+ * before it spawns `apply --module` (named_modules.h). A failure (a
+ * read-only /run) is a warning, not a failed apply: the knobs are still
+ * applied; only later loads of named modules miss the re-apply.
  */
-static int update_named(const struct conf *cf)
+static void update_named(const struct conf *cf)
 {
 	char why[4096 + 64];
 
 	if (!named_modules_sync(cf, why, sizeof(why)))
-		return SLDCTL_EXIT_OK;
-	fprintf(stderr, "sldctl apply: cannot record the modules the configuration names: %s\n",
+		return;
+	fprintf(stderr, "sldctl apply: warning: cannot record the modules the configuration names (their later loads will not re-apply it): %s\n",
 		why);
-	return SLDCTL_EXIT_FOUND;
 }
 
-/* rc0: the exit code so far (update_named's). */
 static int apply_all(struct conf *cf, const char *params, bool loaded,
-		     bool dry_run, int rc0, struct json *j)
+		     bool dry_run, struct json *j)
 {
-	int r, rc = cf->nerr ? SLDCTL_EXIT_FOUND : rc0;
+	int r, rc = cf->nerr ? SLDCTL_EXIT_FOUND : SLDCTL_EXIT_OK;
 	size_t i;
 
 	for (i = 0; i < cf->nerr; i++)
@@ -266,10 +265,9 @@ int cmd_apply(int argc, char **argv)
 		json_init(&j, stdout, true);
 		json_begin_object(&j);
 	}
-	rc = SLDCTL_EXIT_OK;
 	if (!dry_run && !module && !cli_str(&cl, "config"))
-		rc = update_named(&cf);
-	rc = apply_all(&cf, params, loaded, dry_run, rc, cl.json ? &j : NULL);
+		update_named(&cf);
+	rc = apply_all(&cf, params, loaded, dry_run, cl.json ? &j : NULL);
 	if (cl.json) {
 		json_end_object(&j);
 		json_end(&j);

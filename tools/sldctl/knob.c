@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "entries.h"
 #include "knob.h"
 #include "modname.h"
 #include "names.h"
@@ -23,7 +24,6 @@
 /* Bounds: the schema shared with the module (src/schema/knobs_table.h). */
 #define MODNAME_MAX	SLD_MODNAME_LEN
 #define COMM_MAX	SLD_COMM_LEN
-#define KPATH_MAX	SLD_PATH_LEN
 #define COMM_PATTERN_LEN SLD_COMM_PATTERN_LEN
 
 const struct sld_knob_schema *knob_find(const char *name)
@@ -132,62 +132,48 @@ int knob_check_comm(char *v, char *why, size_t n)
 	return bad ? why_set(why, n, "%s", bad) : 0;
 }
 
-/* Absolute, normalised: no empty, "." or ".." component, no trailing '/'. */
-static int check_abs(const char *v, const char *what, char *why, size_t n)
-{
-	const char *p, *c;
-	size_t len;
-
-	if (check_token(v, KPATH_MAX, what, why, n))
-		return -1;
-	if (v[0] != '/')
-		return why_set(why, n, "%s must be absolute (start with /)", what);
-	for (c = v + 1; ; c = p + 1) {
-		p = strchr(c, '/');
-		len = p ? (size_t)(p - c) : strlen(c);
-		if (!len)
-			return why_set(why, n, "empty component ('//' or a trailing '/') in %s",
-				       what);
-		if ((len == 1 && c[0] == '.') || (len == 2 && !strncmp(c, "..", 2)))
-			return why_set(why, n, "'%.*s' component in %s (give the path without . or ..)",
-				       (int)len, c, what);
-		if (!p)
-			return 0;
-	}
-}
-
+/*
+ * exempt_path and exempt_cgroup entries: the module's own checker
+ * (src/schema/entries.c), so both refuse the same entries in one wording.
+ */
 int knob_check_path(char *v, char *why, size_t n)
 {
-	if (!strcmp(v, "/"))
-		return why_set(why, n, "'/' is not an executable");
-	return check_abs(v, "path", why, n);
+	const char *bad = sld_entry_check(v, false);
+
+	return bad ? why_set(why, n, "%s", bad) : 0;
 }
 
 int knob_check_cgroup(char *v, char *why, size_t n)
 {
-	if (!strcmp(v, "/"))
-		return why_set(why, n, "the root cgroup '/' would exempt every task");
-	return check_abs(v, "cgroup path", why, n);
+	const char *bad = sld_entry_check(v, true);
+
+	return bad ? why_set(why, n, "%s", bad) : 0;
 }
 
 int knob_check_exists(const struct sld_knob_schema *d, const char *v,
 		      char *why, size_t n)
 {
 	char path[PATH_MAX + 64];
-	bool dir = d->entry == SLD_KE_CGROUP;
 	struct stat st;
 
-	if (d->entry != SLD_KE_PATH && !dir)
-		return 0;
-	if (sldctl_path(path, sizeof(path), "%s%s", dir ? CGROUP_DIR : "", v))
+	if (d->entry != SLD_KE_PATH)
+		return 0;	/* a cgroup rule may wait for its cgroup */
+	if (sldctl_path(path, sizeof(path), "%s", v))
 		return why_set(why, n, "path too long");
 	if (stat(path, &st))
 		return why_set(why, n, "%s: %s", path, strerror(errno));
-	if (dir && !S_ISDIR(st.st_mode))
-		return why_set(why, n, "%s is not a cgroup directory", path);
-	if (!dir && !S_ISREG(st.st_mode))
+	if (!S_ISREG(st.st_mode))
 		return why_set(why, n, "%s is not a regular file", path);
 	return 0;
+}
+
+bool knob_cgroup_pending(const char *v)
+{
+	char path[PATH_MAX + 64];
+	struct stat st;
+
+	return !sldctl_path(path, sizeof(path), "%s%s", CGROUP_DIR, v) &&
+	       (stat(path, &st) || !S_ISDIR(st.st_mode));
 }
 
 int knob_check_bool(char *v, char *why, size_t n)

@@ -50,9 +50,11 @@ int knob_check_bool(char *v, char *why, size_t n);	/* -> "Y"/"N" */
 int knob_check_verbose(char *v, char *why, size_t n);
 int knob_check_policy(char *v, char *why, size_t n);
 int knob_check_trust(char *v, char *why, size_t n);
-/* exempt_path/exempt_cgroup: the file/dir exists under the root. */
+/* exempt_path: the file exists under the root (other knobs: 0). */
 int knob_check_exists(const struct sld_knob_schema *d, const char *v,
 		      char *why, size_t n);
+/* An exempt_cgroup entry whose cgroup does not exist (yet). */
+bool knob_cgroup_pending(const char *v);
 
 struct name_list {
 	char *v[KNOB_LIST_MAX + 1];

@@ -426,16 +426,16 @@ static void fix_by_comm(struct offender *f)
 	f->caveat = CAVEAT_COMM;
 }
 
-/* A libvirt scope: "/machine.slice/machine-qemu\x2d1\x2dvm.scope". */
-static bool machine_scope(const char *cg, char *scope, size_t n)
+/*
+ * A task of a libvirt VM: in a scope below /machine.slice
+ * ("/machine.slice/machine-qemu\x2d1\x2dvm.scope/libvirt/vcpu0"). The
+ * scope carries the domain id and goes when the VM stops, so the rule is
+ * the slice, which every libvirt VM's scope is created in, and which
+ * the module accepts before it exists (the rule waits for it).
+ */
+static bool in_machine_slice(const char *cg)
 {
-	size_t len;
-
-	if (strncmp(cg, "/machine.slice/", 15) || !cg[15])
-		return false;
-	len = 15 + strcspn(cg + 15, "/");
-	snprintf(scope, n, "%.*s", (int)len, cg);
-	return true;
+	return !strncmp(cg, "/machine.slice/", 15) && cg[15];
 }
 
 static bool own_vmm_exe(const struct offender *f, int tgid)
@@ -453,16 +453,13 @@ bool offender_trapped(const struct offender *f)
 
 static void pick_fix(struct offender *f, int tgid)
 {
-	char scope[PATH_MAX];
-
 	if (!offender_trapped(f)) {
 		f->note = "already handled by sld_compat";
 		return;
 	}
-	if (f->cls == OFF_KVM_VCPU &&
-	    machine_scope(f->cgroup, scope, sizeof(scope))) {
-		fix_with(f, "cgroup", scope);
-		f->note = "libvirt's scope name carries the domain id, which changes when the VM restarts; --cgroup /machine.slice covers every libvirt VM";
+	if (f->cls == OFF_KVM_VCPU && in_machine_slice(f->cgroup)) {
+		fix_with(f, "cgroup", "/machine.slice");
+		f->note = "every libvirt VM runs in a scope below /machine.slice; the scope's name changes with each VM run, the slice does not";
 	} else if ((f->cls == OFF_KVM_VCPU || f->cls == OFF_VBOX_EMT) &&
 		   own_vmm_exe(f, tgid)) {
 		fix_with(f, "path", f->exe);

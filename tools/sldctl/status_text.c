@@ -34,7 +34,7 @@ static const char *const known_files[] = {
 	"version", "support", "sld_mode", "split_lock_mitigate",
 	"cpu_split_lock_detect", "cpu_bus_lock_detect", "kernel_code",
 	"hooks", "degraded", "ac", "tasks", "in_use", "hypervisors",
-	"vendor", "disable_count",
+	"vendor", "disable_count", "exempt_pending",
 	"status",	/* all of the above again */
 };
 
@@ -297,6 +297,17 @@ static void put_section(const char *title, const char *v)
 	put_lines(v);
 }
 
+/*
+ * Rules waiting for their cgroup (the module's exempt_pending): said only
+ * when there are some, and not by a module too old to have the file.
+ */
+static void put_pending(const char *pending)
+{
+	if (pending && strcmp(pending, "-"))
+		put_titled("exempt rules pending (cgroup does not exist yet)",
+			   pending);
+}
+
 /* Protected tasks now, and by which rule (the tasks file's why=). */
 static void put_protected(const char *ac, const char *tasks)
 {
@@ -486,6 +497,7 @@ static void put_summary(const struct host *h,
 	put_titled("degraded", status_find(status, "degraded"));
 	put_host(h);
 	put_protected(ac, status_find(status, "tasks"));
+	put_pending(status_find(status, "exempt_pending"));
 	put_hypervisors(status_find(procs, "sld_compat_modules"),
 			status_find(status, "hypervisors"), verbose);
 	printf("#AC handled: ");
