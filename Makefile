@@ -68,6 +68,7 @@ check-full: deps
 	$(MAKE) vm-check-sid
 	$(MAKE) cpu-check-sid
 	$(MAKE) vm-check-255
+	$(MAKE) check-system
 
 # tests/vm/t-many on 255 vCPUs (make check boots 64): about 15 minutes of
 # TCG on two host cores.
@@ -180,6 +181,24 @@ check: deps
 	$(MAKE) vm-check
 	$(MAKE) cpu-check
 
+# Whole Debian systems (tests/system/system.sh): a debootstrapped root with
+# its own kernel, the packages installed with apt (or `make install`),
+# booted from a disk image with systemd as PID 1 on the enforcing CPU,
+# checked inside, removed, rebooted. SYS_RELEASES and SYS_SCENARIOS pick
+# (bookworm: Debian 12, the same scenarios). Part of `make check-full`;
+# about 5 to 10 minutes per scenario (the first run debootstraps the root,
+# 1.5 to 6 minutes).
+SYS_RELEASES ?= trixie
+SYS_SCENARIOS ?= pkg tools module source rules
+check-system: deps
+	$(MAKE) -s deb vmbin
+	@mkdir -p build/system
+	rm -f build/system/*.tap
+	-for r in $(SYS_RELEASES); do for s in $(SYS_SCENARIOS); do \
+		SYS_BUILT=1 bash tests/system/system.sh $$r $$s > build/system/$$r-$$s.tap; \
+	done; done
+	prove --exec cat build/system/*.tap
+
 # dkms add/build/install for each kernel, in scratch trees (host untouched).
 dkms-check:
 	prove -e bash tests/pkg/dkms-build.sh
@@ -206,7 +225,7 @@ clean:
 
 .PHONY: all module tools deps vmbin unit objdump-check fuzz-short fuzz \
 	vm-check vm-check-sid cpu-check-sid vm-check-255 lint lint-build lint-sid check check-full check-stress demo clean dkms-check dkms-check-sid objdump-check-sid bench FORCE \
-	cpu-check
+	cpu-check check-system
 
 # A real host: install the source under /usr/src and let DKMS build and
 # install it for the running kernel (and every future one: AUTOINSTALL).
@@ -220,7 +239,8 @@ dkms-src:
 		-o -name '*.mod' -o -name '*.mod.c' -o -name conftest.h \) -delete
 
 dkms-install: dkms-src
-	dkms add -m sld-compat -v $(VERSION)
+	dkms status -m sld-compat -v $(VERSION) | grep -q . || \
+		dkms add -m sld-compat -v $(VERSION)
 	dkms build -m sld-compat -v $(VERSION) -k $(KVER)
 	dkms install -m sld-compat -v $(VERSION) -k $(KVER)
 
@@ -228,7 +248,42 @@ dkms-uninstall:
 	dkms remove -m sld-compat -v $(VERSION) --all
 	rm -rf /usr/src/sld-compat-$(VERSION)
 
-.PHONY: dkms-src dkms-install dkms-uninstall
+# Everything the packages install, from a checkout, as root: the module
+# through DKMS (for KVER, the running kernel unless given; AUTOINSTALL
+# builds it for every later kernel) with its modules-load.d entry (loaded
+# at boot), then sldctl, its man page and completion, the udev rule,
+# modprobe.d, /etc/sld-compat with the examples and the metrics units
+# (tools/sldctl's install; PREFIX /usr/local unless given). The metrics
+# timer is enabled as the Debian package does (it starts only where
+# node_exporter's directory exists); where sld_compat is loaded the
+# configuration is applied again. tests/system/ (scenario source) runs it
+# in a Debian root and boots that. `make uninstall` removes all of it,
+# /etc/sld-compat included.
+PREFIX ?= /usr/local
+install: dkms-install tools
+	install -D -m 0644 packaging/modules-load.d/sld-compat.conf \
+		$(DESTDIR)/usr/lib/modules-load.d/sld-compat.conf
+	$(MAKE) -C tools/sldctl install PREFIX=$(PREFIX)
+	install -D -m 0644 packaging/sldctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/sldctl.8
+	systemctl daemon-reload 2>/dev/null || :
+	systemctl enable sld-compat-metrics.timer
+	udevadm control --reload 2>/dev/null || :
+	$(PREFIX)/libexec/sld-compat/reapply
+
+uninstall:
+	systemctl disable --now sld-compat-metrics.timer 2>/dev/null || :
+	$(MAKE) -C tools/sldctl uninstall PREFIX=$(PREFIX)
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man8/sldctl.8 \
+		$(DESTDIR)/usr/lib/modules-load.d/sld-compat.conf \
+		/var/lib/prometheus/node-exporter/sld_compat.prom
+	rm -rf /run/sld-compat
+	systemctl daemon-reload 2>/dev/null || :
+	udevadm control --reload 2>/dev/null || :
+	! dkms status -m sld-compat -v $(VERSION) | grep -q . || \
+		dkms remove -m sld-compat -v $(VERSION) --all
+	rm -rf /usr/src/sld-compat-$(VERSION)
+
+.PHONY: dkms-src dkms-install dkms-uninstall install uninstall
 
 # --- Packages (packaging/): make deb, make rpm, make pkg-check ---------------
 # Both build from a clean copy of the tree in build/pkg/src-tree (never in the

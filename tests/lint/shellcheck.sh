@@ -22,7 +22,7 @@ dialect() {
 	*.bash-completion) echo bash; return ;;
 	esac
 	case $(head -n1 "$1") in
-	'#!/bin/bash'*|'#!/usr/bin/env bash'*) echo bash ;;
+	'#!/bin/bash'*|'#!/usr/bin/env bash'*|'# shellcheck shell=bash'*) echo bash ;;
 	'#!/bin/sh'*|'# shellcheck shell=sh'*) echo sh ;;
 	*) case $1 in *.sh) echo "unknown" ;; esac ;;
 	esac

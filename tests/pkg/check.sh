@@ -47,6 +47,10 @@ for h in sld_compat_api.h sld_compat.h; do
 done
 run "dkms deb: no build products" hasnt \
 	'\.(o|ko|ko\.xz|mod|mod\.c|cmd)$|/(conftest\.h|Module\.symvers|modules\.order)$' "$tmp/dkms.list"
+run "dkms deb: dkms.conf builds for x86_64 only (BUILD_EXCLUSIVE_ARCH)" sh -c \
+	"dpkg-deb --fsys-tarfile $ddeb | tar -xOf - ./$usrsrc/dkms.conf | grep -qx 'BUILD_EXCLUSIVE_ARCH=\"x86_64\"'"
+run "dkms deb: the boot-time modules-load.d entry" \
+	has "-rw-r--r-- usr/lib/modules-load.d/sld-compat.conf" "$tmp/dkms.list"
 run "dkms deb: Depends dkms" sh -c "dpkg-deb -f $ddeb Depends | grep -qw dkms"
 run "dkms deb: Depends/Recommends sld-compat-tools" \
 	sh -c "dpkg-deb -f $ddeb Depends Recommends | grep -qw sld-compat-tools"
@@ -64,12 +68,21 @@ run "tools deb: usr/sbin/sldctl" has "-rwxr-xr-x usr/sbin/sldctl" "$tmp/tools.li
 run "tools deb: man page" has "-rw-r--r-- usr/share/man/man8/sldctl.8.gz" "$tmp/tools.list"
 run "tools deb: bash completion" has "-rw-r--r-- usr/share/bash-completion/completions/sldctl" "$tmp/tools.list"
 run "tools deb: udev rule" has "-rw-r--r-- usr/lib/udev/rules.d/90-sld-compat.rules" "$tmp/tools.list"
-run "tools deb: metrics service" has "-rw-r--r-- lib/systemd/system/sld-compat-metrics.service" "$tmp/tools.list"
-run "tools deb: metrics timer" has "-rw-r--r-- lib/systemd/system/sld-compat-metrics.timer" "$tmp/tools.list"
+run "tools deb: no modules-load.d entry (it goes with the module)" \
+	hasnt 'modules-load\.d' "$tmp/tools.list"
+run "tools deb: libexec/sld-compat/reapply, executable" \
+	has "-rwxr-xr-x usr/libexec/sld-compat/reapply" "$tmp/tools.list"
+run "tools deb: metrics service" has "-rw-r--r-- usr/lib/systemd/system/sld-compat-metrics.service" "$tmp/tools.list"
+run "tools deb: metrics timer" has "-rw-r--r-- usr/lib/systemd/system/sld-compat-metrics.timer" "$tmp/tools.list"
 dpkg-deb -e "$tdeb" "$tmp/tools.ctrl" 2>/dev/null
 run "tools deb: postinst enables the metrics timer (dh_installsystemd)" \
 	grep -q "sld-compat-metrics.timer" "$tmp/tools.ctrl/postinst"
+run "tools deb: postinst runs reapply after dh's snippets" \
+	sh -c "sed -n '/dh_installsystemd/,\$p' $tmp/tools.ctrl/postinst | grep -qx '	/usr/libexec/sld-compat/reapply'"
 dpkg-deb -x "$tdeb" "$tmp/tools.root" 2>/dev/null
+run "tools deb: the metrics timer starts only where node_exporter's directory is" \
+	grep -qx 'ConditionPathIsDirectory=/var/lib/prometheus/node-exporter' \
+	"$tmp/tools.root/usr/lib/systemd/system/sld-compat-metrics.timer"
 run "tools deb: extracted sldctl --version" \
 	sh -c "$tmp/tools.root/usr/sbin/sldctl --version | grep -qx 'sldctl $ver'"
 
@@ -102,10 +115,25 @@ run "dkms rpm: %post dkms add --rpm_safe_upgrade" \
 	grep -qE 'dkms add -m sld-compat .*--rpm_safe_upgrade' "$tmp/drpm.scripts"
 run "dkms rpm: %post dkms build, install" \
 	sh -c "grep -q 'dkms build -m sld-compat' $tmp/drpm.scripts && grep -q 'dkms install -m sld-compat' $tmp/drpm.scripts"
+run "dkms rpm: %post shows a failed build (exit status, make.log), no '|| :'" sh -c \
+	"grep -q 'failed (exit \\\$rc)' $tmp/drpm.scripts && \
+	 grep -q '/var/lib/dkms/sld-compat/$ver/build/make.log' $tmp/drpm.scripts && \
+	 ! grep -qE 'dkms (build|install) .*\\|\\| :' $tmp/drpm.scripts"
+run "dkms rpm: the boot-time modules-load.d entry" \
+	has /usr/lib/modules-load.d/sld-compat.conf <(rpm -qlp "$drpm" 2>/dev/null)
 run "dkms rpm: %preun dkms remove" sh -c \
 	"sed -n '/^preuninstall/,\$p' $tmp/drpm.scripts | grep -q 'dkms remove -m sld-compat'"
 run "tools rpm: /usr/sbin/sldctl" has /usr/sbin/sldctl <(rpm -qlp "$trpm" 2>/dev/null)
 run "tools rpm: metrics timer" has /usr/lib/systemd/system/sld-compat-metrics.timer <(rpm -qlp "$trpm" 2>/dev/null)
+run "tools rpm: no modules-load.d entry" sh -c \
+	"! rpm -qlp $trpm 2>/dev/null | grep -q modules-load"
+rpm -qp --scripts "$trpm" >"$tmp/trpm.scripts" 2>/dev/null
+run "tools rpm: %post presets the timer, then reapply" sh -c \
+	"cat $tmp/trpm.scripts; sed -n '/^postinstall/,/^preuninstall/p' $tmp/trpm.scripts | grep -q 'preset sld-compat-metrics.timer' && \
+	 grep -q '/usr/libexec/sld-compat/reapply' $tmp/trpm.scripts"
+run "tools rpm: %preun disables the timer, %postun restarts it" sh -c \
+	"sed -n '/^preuninstall/,/^postuninstall/p' $tmp/trpm.scripts | grep -q 'disable --now sld-compat-metrics.timer' && \
+	 sed -n '/^postuninstall/,\$p' $tmp/trpm.scripts | grep -q 'try-restart sld-compat-metrics.timer'"
 run "tools rpm: bash completion" has /usr/share/bash-completion/completions/sldctl <(rpm -qlp "$trpm" 2>/dev/null)
 run "bash completion: bash -n" bash -n tools/sldctl/sldctl.bash-completion
 # udevadm verify exists from systemd 253; Debian 12 has udev 252.

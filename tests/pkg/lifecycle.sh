@@ -28,8 +28,8 @@
 # (unshare -m), so its mounts vanish with it even when it is killed, and no
 # `rm -rf` from outside can reach the host's /dev through the root.
 #
-# Mirror: the one the host's apt uses (apt-get indextargets: the URIs of
-# bookworm and bookworm-security), and apt's http proxy if one is set, so it
+# Mirror: the one the host's apt uses (tests/lib/debroot.sh, which this
+# shares with tests/system/), and apt's http proxy if one is set, so it
 # works wherever `apt-get install` works. SLD_MIRROR/SLD_SECURITY override.
 # If Debian's archive cannot be reached the whole test is skipped with the
 # reason (TAP "1..0 # SKIP"); any other failure fails.
@@ -76,15 +76,9 @@ mkdir -p "$out" "$lc" "$archives"
 tmp=$(mktemp -d)
 t0=$SECONDS
 
-umount_root() {
-	local m
-	# deepest first
-	for m in $(findmnt -rn -o TARGET | grep -E "^$root(/|\$)" | sort -r); do
-		umount -l "$m" 2>/dev/null
-	done
-}
+. "$top/tests/lib/debroot.sh"
 cleanup() {
-	umount_root
+	debroot_umount
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -101,9 +95,6 @@ run_logged() {
 }
 bail() { echo "Bail out! $*"; echo "1..$TAP_N"; exit 1; }
 elapsed() { echo "# $1: $((SECONDS - t0)) s so far"; }
-in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-	DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"; }
-apt_root() { in_root apt-get -y -q -o Dpkg::Use-Pty=0 "$@"; }
 
 # --- Host tools (the host gets only these; the packages under test never) --
 deps="debootstrap dpkg-dev openssl kmod xz-utils zstd qemu-system-x86
@@ -113,19 +104,10 @@ deps="debootstrap dpkg-dev openssl kmod xz-utils zstd qemu-system-x86
 ensure_pkgs lifecycle $deps 2>>"$log" || bail "cannot install:$(pkgs_missing $deps)"
 
 # --- Debian's archive, as the host's apt reaches it ------------------------
-# shellcheck disable=SC2016 # apt's own $(NAME) fields, not the shell's
-targets=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE)' \
-	'Identifier: Packages' 2>/dev/null | sort -u)
-mirror=${SLD_MIRROR:-$(echo "$targets" | awk '$2 == "bookworm" { print $1; exit }')}
-security=${SLD_SECURITY:-$(echo "$targets" | awk '$2 == "bookworm-security" { print $1; exit }')}
-mirror=${mirror:-http://deb.debian.org/debian/}
-security=${security:-http://deb.debian.org/debian-security/}
-proxy=$(apt-config dump --format '%v%n' Acquire::http::Proxy 2>/dev/null | head -n1)
-[ -n "$proxy" ] && [ "$proxy" != DIRECT ] && export http_proxy=$proxy
+debroot_mirrors
 echo "# mirror $mirror, security $security${http_proxy:+, proxy $http_proxy}"
 echo "# kernels: $k1 (installed first), $k2 (added later)"
-if ! /usr/lib/apt/apt-helper -o Acquire::Retries=1 download-file "${mirror%/}/dists/bookworm/InRelease" \
-	"$tmp/InRelease" >>"$log" 2>&1; then
+if ! debroot_reachable bookworm "$tmp/InRelease" >>"$log" 2>&1; then
 	echo "1..0 # SKIP cannot reach Debian's packages at $mirror (apt-helper download-file failed; see $log)"
 	exit 0
 fi
@@ -151,7 +133,7 @@ if [ ! -s "$base" ] || [ -n "$(find "$base" -mtime +30)" ]; then
 	fi
 	rm -rf "$lc/mk" "$base.tmp"
 fi
-umount_root
+debroot_umount
 rm -rf "$root"
 mkdir -p "$root"
 # In RAM unless it is to be kept: faster, and it vanishes with the namespace.
@@ -161,19 +143,8 @@ run_logged "debootstrap a fresh Debian 12 root from the cached tarball" \
 [ -x "$root/usr/bin/apt-get" ] || bail "no root"
 elapsed "root ready"
 
-mount -t proc proc "$root/proc"
-mount -t sysfs -o ro sysfs "$root/sys"
-mount --rbind /dev "$root/dev"
-mount --bind "$archives" "$root/var/cache/apt/archives"
-cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
-printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
-chmod +x "$root/usr/sbin/policy-rc.d"
-echo force-unsafe-io > "$root/etc/dpkg/dpkg.cfg.d/unsafe-io"
-[ -n "${http_proxy:-}" ] &&
-	echo "Acquire::http::Proxy \"$http_proxy\";" > "$root/etc/apt/apt.conf.d/01proxy"
-mkdir -p "$root/srv/sld-repo"
-cp "$ddeb" "$tdeb" "$root/srv/sld-repo/"
-(cd "$root/srv/sld-repo" && dpkg-scanpackages --multiversion . > Packages 2>>"$log")
+debroot_mount "$archives"
+debroot_repo /srv/sld-repo "$ddeb" "$tdeb"
 cat > "$root/etc/apt/sources.list" <<EOF
 deb $mirror bookworm main
 deb $mirror bookworm-updates main

@@ -167,26 +167,18 @@ if [ -n "${VM_ONLY:-}" ]; then
 		[ -n "$keep" ] || rm "$f"
 	done
 fi
-# The one place that says what VM_CPU=enforcing is. Ice Lake-SP (family 6,
-# model 106) is in both kernels' split_lock_cpu_ids with nothing more to
-# check; hypervisor=off because a guest kernel skips split-lock setup;
-# the CPU's SMT siblings share MSR_TEST_CTRL as on hardware. The firmware
-# is the system QEMU's. spectre_v2=off: retpolines would turn indirect
-# calls into returns, which IBT does not track (a real IBT host has
-# enhanced IBRS and plain indirect calls); indirect_target_selection=off,
-# or 6.12 logs "ITS: WARNING: Spectre-v2 mitigation is off" (model 106
-# has that bug).
+# VM_CPU=enforcing: tests/qemu/enforcing.sh says what that CPU is.
 qemu="qemu-system-x86_64"
 qemu_opts=()
 cpu_append=
 case ${VM_CPU:-} in
 '') ;;
 enforcing)
-	# VM_QEMU: another build of the patched QEMU (patch development).
-	qemu=${VM_QEMU:-$(bash "$top/tests/qemu/build.sh")}
-	cpu=max,hypervisor=off,vendor=GenuineIntel,family=6,model=106
-	qemu_opts=(-L /usr/share/qemu -L /usr/share/seabios -nic none)
-	cpu_append="spectre_v2=off indirect_target_selection=off" ;;
+	# shellcheck source=SCRIPTDIR/../qemu/enforcing.sh
+	. "$top/tests/qemu/enforcing.sh"
+	enforcing_cpu
+	qemu=$enf_qemu cpu=$enf_cpu cpu_append=$enf_append
+	qemu_opts=("${enf_opts[@]}") ;;
 *)
 	echo "vm.sh: VM_CPU=$VM_CPU: only 'enforcing' is known" >&2
 	exit 1 ;;

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# boots.sh WORK: boot WORK/disk.img (tests/system/system.sh made it) on the
+# enforcing test CPU again and again until a boot says "@@@ DONE" or
+# SYS_MAX_BOOTS (6) boots ran: each boot a new QEMU process (-no-reboot)
+# on the same disk, with the kernel and initramfs named by the image's
+# /var/lib/sld-systest/kver, read out of the image (debugfs). Appends the
+# TAP of every boot (the second serial port) to WORK/tap, with its time,
+# and each console to WORK/console. A separate script so that a wrapper
+# holding a VM slot (SYS_WRAP, in system.sh) holds it for all the boots of
+# one scenario at once.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+work=$1
+img=$work/disk.img
+# shellcheck source=SCRIPTDIR/../config.sh
+. "$top/tests/config.sh"
+# shellcheck source=SCRIPTDIR/../qemu/enforcing.sh
+. "$top/tests/qemu/enforcing.sh"
+enforcing_cpu
+
+# img_cat PATH: a file of the image (nothing mounted).
+img_cat() { debugfs -R "cat $1" "$img" 2>/dev/null; }
+n=0
+while [ $n -lt "${SYS_MAX_BOOTS:-6}" ]; do
+	n=$((n + 1))
+	k=$(img_cat /var/lib/sld-systest/kver)
+	rm -f "$work/vmlinuz" "$work/initrd"
+	debugfs -R "dump /boot/vmlinuz-$k $work/vmlinuz" "$img" 2>/dev/null
+	debugfs -R "dump /boot/initrd.img-$k $work/initrd" "$img" 2>/dev/null
+	if [ ! -s "$work/vmlinuz" ] || [ ! -s "$work/initrd" ]; then
+		echo "not ok - boot $n: /boot/vmlinuz-$k and its initrd in the image" >> "$work/tap"
+		break
+	fi
+	s=$SECONDS
+	# One host thread for all vCPUs, as tests/vm/vm.sh says why.
+	timeout "${SYS_TIMEOUT:-900}" "$enf_qemu" "${enf_opts[@]}" \
+		-m 2048 -smp 2 -cpu "$enf_cpu" -accel tcg,thread=single \
+		-display none -no-reboot -monitor none \
+		-serial "file:$work/console.$n" -serial "file:$work/tap.$n" \
+		-drive "file=$img,format=raw,if=virtio" \
+		-kernel "$work/vmlinuz" -initrd "$work/initrd" \
+		-append "root=/dev/vda rw console=ttyS0 $enf_append" </dev/null
+	touch "$work/tap.$n" "$work/console.$n"
+	tr -d '\r' < "$work/tap.$n" >> "$work/tap"
+	echo "# boot $n ($k): $((SECONDS - s)) s" >> "$work/tap"
+	tr -d '\r' < "$work/console.$n" >> "$work/console"
+	if ! grep -q "^@@@ BOOT $n END" "$work/tap.$n"; then
+		echo "not ok - boot $n ($k) ran its checks to the end" >> "$work/tap"
+		tail -n 30 "$work/console.$n" | tr -d '\r' | sed 's/^/# /' >> "$work/tap"
+		break
+	fi
+	grep -q '^@@@ DONE' "$work/tap.$n" && break
+done
+echo "$n" > "$work/boots"

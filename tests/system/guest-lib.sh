@@ -1,0 +1,132 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+# Checks for the booted system (tests/system/run sources this after
+# tests/lib/tap.sh and tests/vm/kernel-errors.sh). Each is one or more TAP
+# lines; none changes the system unless its name says so.
+S=/sys/kernel/sld_compat
+VER=$(cat /usr/local/lib/sld-systest/version)
+
+field() { echo "$1" | sed -n "s/.*$2=\([0-9A-Za-z.]*\).*/\1/p"; }
+# jk: this boot's kernel log
+jk() { journalctl -k -b -q --no-pager -o cat; }
+
+# no_failed_units TAG: systemctl --failed is empty, the kernel logged no
+# error this boot.
+no_failed_units() {
+	local f
+	f=$(systemctl --failed --no-legend --plain --no-pager)
+	is "$f" "" "$1: systemctl --failed lists no unit"
+	f=$(jk | grep -E "$KERNEL_ERRORS")
+	is "$f" "" "$1: no kernel error in this boot's journal"
+}
+
+# loaded_at_boot TAG: systemd-modules-load loaded sld_compat (the
+# modules-load.d entry), the journal has the module's load line, and any
+# hypervisor module udev loaded at boot (kvm_intel on this CPU) loaded
+# after it: sld_compat recorded it.
+loaded_at_boot() {
+	local j hv
+	run "$1: sld_compat is loaded" test -d /sys/module/sld_compat
+	# systemd-modules-load inserts it, unless a hypervisor module udev
+	# loads first (kvm_intel here) pulled it in through its softdep. It
+	# runs before journald: its lines come in through the kernel log,
+	# with its identifier but not always its unit.
+	j=$(journalctl -b -q --no-pager -o cat -t systemd-modules-load)
+	diag "systemd-modules-load: $(echo "$j" | grep sld_compat)"
+	is "$(systemctl show -P ActiveState systemd-modules-load.service)" active \
+		"$1: systemd-modules-load.service succeeded"
+	run "$1: sld_compat was inserted by systemd-modules-load or before kvm_intel (softdep)" \
+		inserted_at_boot "$j"
+	like "$(jk | grep 'sld_compat: version')" "^sld_compat: version $VER: " \
+		"$1: the journal has the module's load line (version $VER)"
+	for hv in kvm_intel vmmon vboxdrv; do
+		grep -q "^$hv " /proc/modules || continue
+		run "$1: $hv, loaded at boot, loaded after sld_compat (in /proc/sld_compat_modules)" \
+			grep -q "^$hv " /proc/sld_compat_modules
+	done
+}
+
+# inserted_at_boot JOURNAL: systemd-modules-load's JOURNAL says it inserted
+# sld_compat, or kvm_intel's load was seen by it (loaded before).
+inserted_at_boot() {
+	echo "$1" | grep -q "Inserted module 'sld_compat'" ||
+		grep -q '^kvm_intel ' /proc/sld_compat_modules
+}
+
+# doctor_healthy TAG
+doctor_healthy() {
+	run "$1: sldctl doctor exits 0 (healthy)" sldctl doctor
+}
+
+# standin_protected TAG: the stand-in hypervisor (the vmmon fixture,
+# modprobe'd now, after boot) and its vCPU task (sldhv acuser: one RUN
+# ioctl, then real user split locks): protected, its locks do not pay the
+# kernel's penalty and the kernel names it in no trap line; an unprotected
+# task beside it does pay (the CPU enforces).
+standin_protected() {
+	local out
+	run "$1: modprobe vmmon (the stand-in hypervisor module) after boot" modprobe vmmon
+	run "$1: modprobe actest" modprobe actest
+	like "$(grep '^vmmon ' /proc/sld_compat_modules)" '^vmmon ' "$1: sld_compat saw vmmon load"
+	rm -f /tmp/standin.stop
+	sldhv loop vmmon /tmp/standin.stop > /tmp/standin.out &
+	sleep 2
+	like "$(grep ' sldhv ' $S/tasks)" 'sldhv why=hypervisor hv=vmmon' \
+		"$1: a stand-in vCPU thread (RUN ioctls on /dev/vmmon) is protected ($S/tasks)"
+	touch /tmp/standin.stop
+	wait
+	like "$(cat /tmp/standin.out)" '^runs=[1-9][0-9]* failed=0$' "$1: ... its RUNs all succeeded"
+	out=$(sldhv acuser vmmon 20)
+	diag "stand-in: $out"
+	like "$out" '^handled=20 sigbus=0 ' "$1: a stand-in's 20 user split locks after its RUN all completed, no SIGBUS"
+	run "$1: ... without the kernel's penalty (mean $(field "$out" mean_us) us < 1000)" \
+		test "$(field "$out" mean_us)" -lt 1000
+	is "$(jk | grep -c 'sldhv/[0-9]* took a split_lock trap')" 0 \
+		"$1: ... and the kernel logged no trap of it"
+	out=$(sldcpu time 3 split 30000)
+	diag "unprotected: $out"
+	run "$1: an unprotected task pays the kernel's penalty ($(field "$out" per_lock_us) us/lock >= 5000)" \
+		test "$(field "$out" per_lock_us)" -ge 5000
+	# rmmod, not modprobe -r: that would remove vmmon's softdep sld_compat too.
+	rmmod actest vmmon
+}
+
+# metrics_timer_quiet TAG: enabled, but inactive without node_exporter's
+# directory, its service never started.
+metrics_timer_quiet() {
+	is "$(systemctl is-enabled sld-compat-metrics.timer)" enabled "$1: the metrics timer is enabled"
+	is "$(systemctl show -P ActiveState sld-compat-metrics.timer)" inactive \
+		"$1: ... and inactive: no /var/lib/prometheus/node-exporter"
+	is "$(systemctl show -P ExecMainStartTimestampMonotonic sld-compat-metrics.service)" 0 \
+		"$1: ... its service never ran"
+}
+
+# metrics_timer_runs TAG: with node_exporter's directory: the timer is
+# active and its service writes sld_compat.prom.
+metrics_timer_runs() {
+	local f=/var/lib/prometheus/node-exporter/sld_compat.prom
+	is "$(systemctl show -P ActiveState sld-compat-metrics.timer)" active \
+		"$1: with prometheus-node-exporter: the metrics timer is active"
+	run "$1: ... its service writes $f" systemctl start sld-compat-metrics.service
+	like "$(grep '^sld_compat_loaded ' $f)" '^sld_compat_loaded 1$' "$1: ... sld_compat_loaded 1"
+}
+
+# nothing_left TAG PKG...: dpkg knows none of PKG, no sld_compat anywhere
+# on the root filesystem (outside apt's lists and the local repository),
+# not loaded, DKMS knows nothing of it.
+nothing_left() {
+	local t=$1 p s
+	shift
+	for p; do
+		# shellcheck disable=SC2016 # dpkg-query's ${Field}
+		s=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
+		like "${s:-not-installed}" '(^| )not-installed$' "$t: dpkg: $p not installed"
+	done
+	s=$(find / -xdev \( -path /srv/sld-repo -o -path /var/lib/apt/lists -o -path /var/cache/apt \
+		-o -path /usr/local/lib/sld-systest -o -path /var/lib/sld-systest \
+		-o -path /usr/local/src \) -prune -o -iname '*sld[-_]compat*' -print)
+	is "$s" "" "$t: no path named *sld[-_]compat* on the root filesystem"
+	run "$t: sld_compat not loaded" test ! -e /sys/module/sld_compat
+	is "$(dkms status 2>&1 | grep -i sld)" "" "$t: dkms status names no sld-compat"
+	run "$t: no /etc/sld-compat" test ! -e /etc/sld-compat
+}

@@ -1,0 +1,63 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+# Scenario rules (issue #26 steps a, b, c, h): both packages installed with
+# apt in the root and the shipped libvirt example enabled before the first
+# boot, as a new user does (`cp conf.d/libvirt-qemu.conf.example
+# conf.d/libvirt-qemu.conf`). Guest part first, host part after the marker.
+
+# first_protected COMM WHY: the kernel's one line for COMM's first
+# protection names WHY (the rule or the hypervisor module).
+first_protected() {
+	jk | grep -E "^sld_compat: protecting $1\[[0-9]+\]: $2\$"
+}
+
+boot1() {
+	local t="a+b: libvirt example enabled, after boot" out n slx=/usr/local/bin/slx
+	loaded_at_boot "$t"
+	no_failed_units "$t"
+	is "$(journalctl -b -q --no-pager -u systemd-udevd | grep -c 'sldctl apply.*failed')" 0 \
+		"$t: udev's 'sldctl apply' did not fail"
+	doctor_healthy "$t"
+	is "$(cat /sys/module/sld_compat/parameters/exempt_cgroup)" /machine.slice \
+		"$t: exempt_cgroup = /machine.slice (applied although the slice does not exist yet)"
+	run "$t: machine.slice does not exist yet" test ! -d /sys/fs/cgroup/machine.slice
+	like "$(cat "$S/exempt_pending")" '^exempt_cgroup /machine.slice$' "$t: the rule is pending (exempt_pending)"
+	like "$(sldctl status)" 'pending' "$t: sldctl status shows a pending rule"
+	standin_protected "$t"
+	run "h: the kernel log names the stand-in's first protection and its module" \
+		first_protected sldhv 'hypervisor module vmmon'
+	# 5 split locks 30 ms apart: an unprotected task traps at each
+	# (standin_protected's last check), a protected one at none.
+	n=$(jk | grep -c 'sldcpu/[0-9]* took a split_lock trap')
+	out=$(systemd-run -q --slice=machine.slice --scope sldcpu time 5 split 30000)
+	diag "in a new scope below machine.slice: $out"
+	run "b: a split-locking task in a new scope below machine.slice: no penalty ($(field "$out" per_lock_us) us/lock < 1000)" \
+		test "$(field "$out" per_lock_us)" -lt 1000
+	like "$out" 'counter=5$' "b: ... its 5 split locks completed"
+	run "b+h: the kernel log names it, protected by the exempt_cgroup rule" \
+		first_protected sldcpu 'exempt_cgroup rule /machine.slice'
+	is "$(jk | grep -c 'sldcpu/[0-9]* took a split_lock trap')" "$n" "b: ... and no trap of it"
+
+	# c: exempt_path, then the binary replaced the way dpkg does.
+	cp "$(command -v sldcpu)" $slx
+	printf 'exempt_path = %s\n' $slx > /etc/sld-compat/conf.d/slx.conf
+	run "c: sldctl apply with exempt_path = $slx" sldctl apply
+	cp "$(command -v sldcpu)" $slx.dpkg-new
+	mv -f $slx.dpkg-new $slx
+	out=$($slx time 5 split 30000)
+	diag "after the upgrade-like replacement: $out"
+	run "c: after a new inode was renamed over it, $slx still exempt without sldctl apply ($(field "$out" per_lock_us) us/lock < 1000)" \
+		test "$(field "$out" per_lock_us)" -lt 1000
+	is "$(jk | grep -c 'slx/[0-9]* took a split_lock trap')" 0 "c: ... and no trap of it"
+	rm -f /etc/sld-compat/conf.d/slx.conf $slx
+	no_failed_units "a+b+c: at the end"
+	touch "$V/done"
+}
+
+# --- host ---
+# shellcheck disable=SC2154 # $log, $root: system.sh's
+setup() {
+	apt_root install sld-compat-dkms >>"$log" 2>&1 &&
+		cp "$root/etc/sld-compat/conf.d/libvirt-qemu.conf.example" \
+			"$root/etc/sld-compat/conf.d/libvirt-qemu.conf"
+}
