@@ -55,11 +55,21 @@ new_dmesg() { dmesg | sed -n "/$(cat /tmp/dmesg.mark)\$/,\$p" | sed 1d; }
 # it; loaded here where a file has not loaded it with its own options).
 msr_dev() { [ -e /dev/cpu/0/msr ] || insmod /kmod/msr.ko; }
 # wrmsr_base: every CPU's WRMSRs to MSR_TEST_CTRL so far, as the test
-# CPU counts them (sldcpu wrmsrs), kept before each load for balanced.
+# CPU counts them (sldcpu wrmsrs), and the account's msr_writes (0 when
+# not loaded), for balanced: taken before each load, and again where a
+# CPU's count restarts (its INIT when it comes online). An msr driver it
+# loads goes again, or a later sld_compat would list it among the loaded
+# modules that tests count.
 wrmsr_base() {
 	[ $CPU_SLD = 1 ] && command -v sldcpu > /dev/null || return 0
-	msr_dev
-	for _c in 0 1; do sldcpu wrmsrs $_c > /tmp/wrmsrs.base.$_c; done
+	_wm=
+	[ -e /dev/cpu/0/msr ] || { msr_dev && _wm=1; }
+	for _c in 0 1; do
+		_a=0
+		! loaded sld_compat || _a=$(acf cpu$_c msr_writes)
+		echo "$(sldcpu wrmsrs $_c) $_a" > /tmp/wrmsrs.base.$_c
+	done
+	[ -z "$_wm" ] || rmmod msr
 }
 # shellcheck disable=SC2120 # the module parameters are optional
 load() { wrmsr_base; insmod $MOD "$@"; }
@@ -221,7 +231,7 @@ msr_matches() {
 }
 
 # balanced WHEN: nothing is held, no task on a CPU; where the CPU has
-# SLD, the MSR writes sld_compat's account claims since its load are
+# SLD, the MSR writes sld_compat's account claims since wrmsr_base are
 # WRMSRs the CPU executed (the test CPU's own count, tests/qemu/0004:
 # at least as many, the kernel's own warn-mode writes come on top), none
 # was skipped, and the real MSR agrees with the account; without SLD it
@@ -233,10 +243,11 @@ balanced() {
 			msr_dev
 			# No base (loaded otherwise than by load/ensure_loaded):
 			# since boot, which is at least as many.
-			_b=$(cat /tmp/wrmsrs.base.$_c 2>/dev/null)
+			_wb=$(cat /tmp/wrmsrs.base.$_c 2>/dev/null)
+			[ -n "$_wb" ] || _wb="0 0"
 			_r=$(sldcpu wrmsrs $_c)
-			_r=$((${_r:--1} - ${_b:-0}))
-			if [ "$_r" -ge "${_w:-999999999}" ]; then
+			_r=$((${_r:--1} - ${_wb% *})) _w=$((${_w:-999999999} - ${_wb#* }))
+			if [ "$_r" -ge "$_w" ]; then
 				ok "$1: cpu$_c the account's $_w MSR writes were executed (the CPU counts $_r)"
 			else
 				nok "$1: cpu$_c the account's $_w MSR writes were executed (the CPU counts $_r)"
