@@ -54,24 +54,27 @@ new_dmesg() { dmesg | sed -n "/$(cat /tmp/dmesg.mark)\$/,\$p" | sed 1d; }
 # msr_dev: the msr driver, for sldcpu (cpu-proof.sh proved vm.sh packed
 # it; loaded here where a file has not loaded it with its own options).
 msr_dev() { [ -e /dev/cpu/0/msr ] || insmod /kmod/msr.ko; }
-# wrmsr_base: every CPU's WRMSRs to MSR_TEST_CTRL so far, as the test
+# wrmsr_base [CPU...]: every CPU's (cpu0 and cpu1, or CPU's) WRMSRs to MSR_TEST_CTRL so far, as the test
 # CPU counts them (sldcpu wrmsrs), and the account's msr_writes (0 when
 # not loaded), for balanced: taken before each load, and again where a
 # CPU's count restarts (its INIT when it comes online). An msr driver it
 # loads goes again, or a later sld_compat would list it among the loaded
 # modules that tests count.
+# shellcheck disable=SC2120 # the CPUs are optional
 wrmsr_base() {
 	[ $CPU_SLD = 1 ] && command -v sldcpu > /dev/null || return 0
 	_wm=
 	[ -e /dev/cpu/0/msr ] || { msr_dev && _wm=1; }
-	for _c in 0 1; do
+	[ $# -gt 0 ] || set -- 0 1
+	for _c in "$@"; do
 		_a=0
-		! loaded sld_compat || _a=$(acf cpu$_c msr_writes)
-		echo "$(sldcpu wrmsrs $_c) $_a" > /tmp/wrmsrs.base.$_c
+		! loaded sld_compat || _a=$(acf "cpu$_c" msr_writes)
+		echo "$(sldcpu wrmsrs "$_c") $_a" > "/tmp/wrmsrs.base.$_c"
 	done
 	[ -z "$_wm" ] || rmmod msr
 }
 # shellcheck disable=SC2120 # the module parameters are optional
+# shellcheck disable=SC2119 # wrmsr_base: every CPU
 load() { wrmsr_base; insmod $MOD "$@"; }
 unload() { rmmod sld_compat; }
 # loaded NAME: module NAME is loaded.
@@ -90,6 +93,7 @@ _setup_failed() {
 ensure_loaded() {
 	for _e in sld_compat "$@"; do
 		loaded "$_e" && continue
+		# shellcheck disable=SC2119 # wrmsr_base: every CPU
 		[ "$_e" != sld_compat ] || wrmsr_base
 		_eo=$(insmod "/mod/$_e.ko" 2>&1) || _setup_failed "insmod $_e" "$_eo"
 	done
