@@ -29,13 +29,19 @@ deps="build-essential debhelper dh-dkms dkms fakeroot lintian libelf-dev liblzma
 TAP_DIAG_LINES=20
 has() { grep -qxF -- "$1" "$2"; }			# has LINE FILE
 hasnt() { ! grep -qE -- "$1" "$2"; }			# hasnt REGEX FILE
-# lint_clean FILE: no E:/W: tag (lintian), no error (rpmlint)
-lint_clean() { cat "$1"; ! grep -qE '^[EW]: ' "$1"; }
+# lint_clean FILE RC: lintian ran (its exit status RC: 0, or 1 for tags at
+# its fail-on level; 2 is its own error, 127 not installed, 128+ killed)
+# and FILE, its output, has no E:/W: tag.
+lint_clean() {
+	cat "$1"
+	[ "$2" -le 1 ] || { echo "lintian did not run to its end: exit status $2"; return 1; }
+	! grep -qE '^[EW]: ' "$1"
+}
 
 # --- Debian ---------------------------------------------------------------
 run "make deb" make -s deb
-lintian --tag-display-limit 0 "$pkg/sld-compat_${ver}-1_amd64.changes" >"$tmp/lintian" 2>/dev/null
-run "lintian: no errors or warnings" lint_clean "$tmp/lintian"
+lintian --tag-display-limit 0 "$pkg/sld-compat_${ver}-1_amd64.changes" >"$tmp/lintian" 2>&1
+run "lintian: ran, no errors or warnings" lint_clean "$tmp/lintian" $?
 dpkg-deb -c "$ddeb" 2>/dev/null | awk '{print $1 " " $NF}' | sed 's, \./, ,' >"$tmp/dkms.list"
 run "dkms deb: dkms.conf" has "-rw-r--r-- $usrsrc/dkms.conf" "$tmp/dkms.list"
 run "dkms deb: src/Makefile" has "-rw-r--r-- $usrsrc/src/Makefile" "$tmp/dkms.list"

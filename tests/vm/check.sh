@@ -38,7 +38,10 @@ printf "VM_CPU=$cpu VM_OUT=$vm $top/tests/vm/vm.sh %s check\n" "${kvers[@]}" |
 {
 	printf "VM_CPU=$cpu VM_OUT=$vm $top/tests/vm/vm.sh %s smt\n" "${kvers[@]}"
 	echo "VM_CPU= VM_OUT=$vm $top/tests/vm/vm.sh $first many"
-	[ -z "$cpu" ] || printf "VM_CPU= VM_OUT=$stock $top/tests/vm/vm.sh $first %s\n" check smt
+	# The knob tables (20, 25, 28) do not depend on the CPU: once per
+	# kernel, on the enforcing boot.
+	[ -z "$cpu" ] || printf "VM_CPU= VM_OUT=$stock %s $top/tests/vm/vm.sh $first %s\n" \
+		"VM_SKIP='20 25 28'" check "VM_SKIP=" smt
 } | xargs -P "${VM_JOBS:-2}" -L1 env
 taps=()
 for k in "${kvers[@]}"; do taps+=("$vm/$k.tap" "$vm/$k-smt.tap"); done

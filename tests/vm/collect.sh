@@ -35,12 +35,43 @@ else
 	emit not-ok "[$kver] dmesg: no Oops, BUG, WARNING, GPF, lockdep, KASAN, hung task" "$bad"
 fi
 
-# sld_compat lines at KERN_ERR or worse (<0>..<3>) must be announced.
-expected=$(echo "$tap" | sed -n 's/^# expect-dmesg: //p')
-errs=$(echo "$dmesg" | grep -E '^<[0-3]>.*sld_compat' || true)
-if [ -n "$expected" ] && [ -n "$errs" ]; then
-	errs=$(echo "$errs" | grep -vE -f <(echo "$expected") || true)
+# Every test file ran to its end (tests/vm/init, lib.sh's head): its end
+# marker, exit status 0, at least one check and at least its plan.
+files=$(awk '
+	function judge() {
+		if (f == "") return
+		why = ""
+		if (!ended) why = why ", no end marker (exit, error or killed)"
+		if (rc != "0") why = why ", exit status " (rc == "" ? "none" : rc)
+		if (n < 1) why = why ", no check"
+		if (pl != "" && n < pl + 0) why = why ", " n " checks of its plan " pl
+		if (why != "") print f ": " substr(why, 3)
+		else good++
+	}
+	/^# --- / { judge(); f = $3; n = 0; ended = 0; rc = ""; pl = ""; total++; next }
+	/^(not )?ok / { n++; next }
+	/^# plan [0-9]+$/ { pl = $3; next }
+	/^# end-of-file / { if ($3 == f) ended = 1; next }
+	/^# exit-status / { if ($3 == f) rc = $4; next }
+	END { judge(); print "# " good + 0 " of " total + 0 }' <<< "$tap")
+if [ "$(echo "$files" | grep -vc '^# ')" = 0 ] && ! echo "$files" | grep -q '^# 0 of'; then
+	emit ok "[$kver] every test file ran to its end ($(echo "$files" | sed -n 's/^# //p') files)"
+else
+	emit not-ok "[$kver] every test file ran to its end" "$(echo "$files" | grep -v '^# ')"
 fi
+
+# sld_compat lines at KERN_ERR or worse (<0>..<3>) must be announced, by
+# the test file that ran when the kernel logged them (expect_dmesg; init
+# logs "sldtest-file NAME" as each file starts).
+errs=$(awk '
+	NR == FNR {
+		if ($0 ~ /^# --- /) f = $3
+		else if (sub(/^# expect-dmesg: /, "")) pat[f] = pat[f] (f in pat ? "|" : "") "(" $0 ")"
+		next
+	}
+	/sldtest-file / { f = $NF; next }
+	/^<[0-3]>.*sld_compat/ { if (!(f in pat) || $0 !~ pat[f]) print }' \
+	<(echo "$tap") <(echo "$dmesg"))
 if [ -z "$errs" ]; then
 	emit ok "[$kver] dmesg: no unexpected sld_compat error line"
 else

@@ -139,7 +139,8 @@ cp "$top/tests/lib/tap.sh" "$root/tests/tap.sh"
 cp /bin/busybox "$root/bin/busybox"
 cp "$top/tests/vm/init" "$root/init"
 chmod +x "$root/init"
-cp "$top/tests/vm/lib.sh" "$top/tests/vm/kernel-errors.sh" "$top/tests/vm/demo.sh" "$root/tests/"
+cp "$top/tests/vm/lib.sh" "$top/tests/vm/kernel-errors.sh" "$top/tests/vm/demo.sh" \
+	"$top/tests/vm/cpu-proof.sh" "$root/tests/"
 # smt: the SMT suite (t-smt) on one core with two threads.
 if [ "$mode" = smt ]; then
 	cp -r "${VM_T:-$top/tests/vm/t-smt}" "$root/tests/t"
@@ -157,14 +158,19 @@ else
 	smp=2
 	cpu=max
 fi
-# VM_ONLY="40 45": run only the tests whose names start so (development).
-if [ -n "${VM_ONLY:-}" ]; then
+# VM_ONLY="40 45": run only the tests whose names start so (development);
+# VM_SKIP="20 25": all but those (check.sh: what another boot of the same
+# kernel runs already).
+if [ -n "${VM_ONLY:-}${VM_SKIP:-}" ]; then
 	for f in "$root"/tests/t/*.sh; do
-		keep=
-		for p in $VM_ONLY; do
-			case $(basename "$f") in "$p"*) keep=1 ;; esac
+		drop=${VM_ONLY:+yes}
+		for p in ${VM_ONLY:-}; do
+			case $(basename "$f") in "$p"*) drop= ;; esac
 		done
-		[ -n "$keep" ] || rm "$f"
+		for p in ${VM_SKIP:-}; do
+			case $(basename "$f") in "$p"*) drop=yes ;; esac
+		done
+		[ -z "$drop" ] || rm "$f"
 	done
 fi
 # VM_CPU=enforcing: tests/qemu/enforcing.sh says what that CPU is.
@@ -183,6 +189,15 @@ enforcing)
 	echo "vm.sh: VM_CPU=$VM_CPU: only 'enforcing' is known" >&2
 	exit 1 ;;
 esac
+# The label the guest proves first (tests/vm/cpu-proof.sh) and every
+# test follows (lib.sh CPU_SLD): the CPU this boot was given, and whether
+# its kernel turns on IBT there (CONFIG_X86_KERNEL_IBT on the IBT CPU).
+echo "${VM_CPU:-stock}" > "$root/tests/cpu"
+if [ -n "${VM_CPU:-}" ] && grep -qx 'CONFIG_X86_KERNEL_IBT=y' "$kroot/boot/config-$kver"; then
+	echo 1 > "$root/tests/cpu.ibt"
+else
+	echo 0 > "$root/tests/cpu.ibt"
+fi
 icount=()
 if [ -n "${VM_ICOUNT:-}" ]; then
 	smp=1
@@ -208,6 +223,12 @@ if [ -z "${SLD_KO:-}" ] && [ -d "$top/build/fixtures/$kver" ]; then
 	find "$top/build/fixtures/$kver" -name '*.ko' -exec cp {} "$root/mod/" \;
 fi
 for m in irqbypass kvm kvm-intel kvm-amd msr; do copy_kmod "$m" "$root/kmod"; done
+# The msr driver is how the guest reads MSR_TEST_CTRL (cpu-proof.sh,
+# lib.sh msr_matches): a boot without it would prove less than it says.
+if [ ! -f "$root/kmod/msr.ko" ] && ! grep -qx 'CONFIG_X86_MSR=y' "$kroot/boot/config-$kver"; then
+	echo "vm.sh: no msr.ko in $kmods (CONFIG_X86_MSR=m or =y needed)" >&2
+	exit 1
+fi
 # t/12-ibt.sh: the functions this kernel seals under IBT (tests/ibt/
 # sealed.py, cached beside the image) and the kernel functions each .ko
 # names as called through a pointer (its .comment.sld_icalls section).

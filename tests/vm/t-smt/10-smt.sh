@@ -72,6 +72,7 @@ echo 0 > /sys/devices/system/cpu/cpu1/online
 is "$(cat /sys/devices/system/cpu/cpu1/online)" 0 "cpu1 offline under its protected task"
 like "$(cat $S/tasks)" '^[0-9]+ sldhv why=hypervisor hv=fx_hv cpu=0 ' "the task moved to cpu0, still protected"
 echo 1 > /sys/devices/system/cpu/cpu1/online
+wrmsr_base 1	# the test CPU's count of cpu1 restarts at its INIT
 is "$(cat /sys/devices/system/cpu/cpu1/online)" 1 "cpu1 online again"
 # Read from cpu1 so that cpu0 keeps running the protected task.
 run "cpu1 back: its core is held off for the task on cpu0" seen 1 'cpu1 [^ ]+ hold=1 task=0 '

@@ -24,24 +24,23 @@ generic() {
 	for v in "$@"; do printf '%s\n' "$v"; done
 }
 
-# table KNOB VALUE...: generic values plus the knob's own, >= 20 in all.
+# table KNOB VALUE...: generic values plus the knob's own, >= 20 in all
+# (a diagnostic: the count is this file's own). A 0-byte write is not
+# among them: sysfs returns 0 for it before the module sees it.
 table() {
 	k=$1; shift
+	echo "$k" >> /tmp/bad.knobs
 	generic > "/tmp/bad.$k"
 	for v in "$@"; do printf '%s\n' "$v"; done >> "/tmp/bad.$k"
 	n=$(grep -c '' "/tmp/bad.$k")
-	if [ "$n" -ge 20 ]; then ok "$k: $n bad values in the table"
-	else nok "$k: $n bad values in the table (want >= 20)"; fi
-	# A 0-byte write never reaches the module (sysfs returns 0 for it).
-	before=$(cat "$P/$k")
-	is "$(knob_w "$k" '')" OK "$k: 0-byte write is a no-op of sysfs"
-	is "$(cat "$P/$k")" "$before" "$k: unchanged after a 0-byte write"
+	[ "$n" -ge 20 ] || diag "$k: only $n bad values in its table (want >= 20)"
 	# knob_rejects takes the values as arguments: one per line, read back.
 	set --
 	while IFS= read -r v; do set -- "$@" "$v"; done < "/tmp/bad.$k"
 	knob_rejects "$k" "$@"
 	rm -f "/tmp/bad.$k"
 }
+rm -f /tmp/bad.knobs
 
 # Non-default starting values, so "unchanged" means something.
 is "$(knob_w verbose 2)" OK "verbose=2 before the table"
@@ -51,9 +50,9 @@ is "$(knob_w hypervisor_modules keep_h)" OK "hypervisor_modules set before the t
 is "$(knob_w exempt_comm keep1,keep2)" OK "exempt_comm set before the table"
 
 table verbose "4" "99999999999999999999" "2147483648" "-2147483649" "+1" \
-	"0x1" "1.0" "one" "1,2" "01x" "%d"
+	"0x1" "1.0" "one" "1,2" "01x" "%d" "1x" "1\\02" "\\t1"
 table enabled "2" "yes" "true" "on" "YY" "Y,N" "99999999999999999999" \
-	"-0" "%s" "y\\n\\n"
+	"-0" "%s" "y\\n\\n" "10" "Y\\0" "1\\n\\n"
 table on_hypervisor "PROTECT" "protect,log" "refuse2" "prot" "off" \
 	"99999999999999999999" "protect\\0" "\$(reboot)" "%n"
 for k in safe_modules hypervisor_modules; do
@@ -76,6 +75,11 @@ table max_tasks "0" "15" "262145" "+1024" "0x400" "1e3" "1024.0" "1,024" \
 	"99999999999999999999" "4294967312"
 table tasks_per_uid "0" "262145" "+8" "0x8" "8k" "8.5" "99999999999999999999" \
 	"-0" "4294967297"
+table trust_sld_safe "y" "1" "yes" "Signed" "SIGNED" "n" "0" "signed,N" \
+	" N" "sign" "YN" "99999999999999999999" "%s"
+# Every knob the module has, by its own parameter directory, was tried.
+is "$(cd "$P" && printf '%s\n' * | sort | paste -sd' ')" "$(sort /tmp/bad.knobs | paste -sd' ')" \
+	"every knob of $P has a bad-value table"
 
 # Load time: the same setter, a bad value fails the load.
 unload

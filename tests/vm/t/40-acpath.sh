@@ -73,7 +73,9 @@ case $gw in
 handled=*) ;;
 *) diag "ac guest-warn: $gw"; [ $KMODE = warn ] && gw=$(sldtest ac guest 2) ;;
 esac
-like "$gw" '^handled=2 sigbus=0 ' "split_lock_warn() (or the guest handler's warn path): no SIGBUS"
+# split_lock_warn never signals: its "sigbus=0" proves nothing, so only
+# a diagnostic; the 10 ms it sleeps shows that it ran.
+diag "split_lock_warn() (or the guest handler's warn path): $gw"
 gwmean=$(field "$gw" mean_us)
 if [ "${gwmean:-0}" -ge 5000 ]; then ok "split_lock_warn(): mitigated, mean ${gwmean} us >= 5000"
 else nok "split_lock_warn(): mitigated, mean ${gwmean} us >= 5000"; fi

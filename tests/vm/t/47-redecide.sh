@@ -273,7 +273,7 @@ is "$(knob_w on_hypervisor log)" OK "protect -> log under a task's RUNs"
 # shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 100 '[ "$(ac ac_guest_passed)" -gt "$p0" ]'
 like "$(cat $S/tasks)" "^$pid sldhv why=released hv=fx_hv " "log: the task's record released"
-h0=$(ac ac_guest_handled)
+p1=$(ac ac_guest_passed) h0=$(ac ac_guest_handled)
 is "$(knob_w on_hypervisor protect)" OK "log -> protect under the same task"
 # shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 100 '[ "$(ac ac_guest_handled)" -gt "$h0" ]'
@@ -282,8 +282,11 @@ like "$(cat $S/tasks)" "^$pid sldhv why=hypervisor hv=fx_hv " "protect: the same
 touch /tmp/stop
 wait
 if [ $KMODE = warn ]; then
-	like "$(cat /tmp/runs.out) passed+$(($(ac ac_guest_passed) - p0))" '^H+ passed\+[1-9]' \
-		"one task: handled by sld_compat, then by the kernel's warn path, then by sld_compat again"
+	# Both paths print H here: the counters of each phase tell them
+	# apart (protect: ac_guest= above; protect again: h0 above).
+	like "$(cat /tmp/runs.out)" '^H+$' "one task, warn mode: every guest split lock handled, no SIGBUS"
+	run "one task: released, the kernel's warn path took its #ACs (ac_guest_passed +$((p1 - p0)))" \
+		[ "$p1" -gt "$p0" ]
 else
 	like "$(cat /tmp/runs.out)" '^H+B+H+$' "one task: handled, then SIGBUS, then handled again"
 fi

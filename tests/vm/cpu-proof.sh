@@ -1,0 +1,77 @@
+# The first check of every boot (tests/vm/init runs it before any test
+# file): the CPU does what the boot's label says (vm.sh writes the label
+# to /tests/cpu, and to /tests/cpu.ibt whether this kernel turns on
+# kernel IBT there). Every branch of lib.sh and the tests follows the
+# label, not the guest's /proc/cpuinfo, so a test CPU that lost its
+# split-lock emulation fails here instead of passing as a stock CPU.
+#   enforcing  split-lock detection in the kernel's warn mode, bit 29 of
+#              every CPU's MSR_TEST_CTRL set (through the msr driver,
+#              which must be there), a user split lock traps, the ibt
+#              flag, and kernel IBT enabled where /tests/cpu.ibt says 1
+#   stock      none of them: no split_lock_detect, no ibt, MSR_TEST_CTRL
+#              reads 0 (stock TCG drops writes to it)
+# On failure the file exits 1 and init bails out of the boot.
+# shellcheck source=SCRIPTDIR/lib.sh # the VM's /tests is tests/vm
+. /tests/lib.sh
+
+label=$(cat /tests/cpu)
+want_ibt=$(cat /tests/cpu.ibt)
+flags=$(grep -m1 '^flags' /proc/cpuinfo)
+bad=
+# want WHAT YES|NO CONDITION...: CONDITION holds (yes) or not (no).
+want() {
+	_w=$1 _yn=$2
+	shift 2
+	if "$@"; then _got=yes; else _got=no; fi
+	[ "$_got" = "$_yn" ] || bad="$bad
+$_w: want $_yn, got $_got"
+}
+has_flag() { echo "$flags" | grep -qw "$1"; }
+in_dmesg() { dmesg | grep -q "$1"; }
+trapped() { new_dmesg | grep -q 'took a split_lock trap'; }
+SLD_WARN='x86/split lock detection: #AC: crashing the kernel on kernel split_locks and warning on user-space split_locks'
+IBT_ON='CET detected: Indirect Branch Tracking enabled'
+
+# The msr driver, for MSR_TEST_CTRL here and for msr_matches later:
+# vm.sh packs it (or the kernel has it built in); unloaded again after,
+# so that a test can load it with its own parameters.
+msr_loaded=
+[ -e /dev/cpu/0/msr ] || { insmod /kmod/msr.ko && msr_loaded=1; }
+case $label in
+enforcing) yn=yes sld=0x20000000 ;;
+stock) yn=no sld=0x0 ;;
+*) yn=bad; bad="/tests/cpu: '$label' is neither enforcing nor stock" ;;
+esac
+if [ "$yn" != bad ]; then
+	want "/proc/cpuinfo split_lock_detect" $yn has_flag split_lock_detect
+	want "dmesg: split-lock detection in warn mode" $yn in_dmesg "$SLD_WARN"
+	want "/proc/cpuinfo ibt" $yn has_flag ibt
+	want "dmesg: kernel IBT enabled" "$([ "$want_ibt" = 1 ] && echo yes || echo no)" \
+		in_dmesg "$IBT_ON"
+	want "/dev/cpu/0/msr (the msr driver)" yes test -e /dev/cpu/0/msr
+	# SLD_KO boots (vm.sh) have no test binaries: the flags and the
+	# kernel's lines only.
+	if command -v sldcpu > /dev/null; then
+		c=0
+		while [ -e /sys/devices/system/cpu/cpu$c ]; do
+			m=$(sldcpu msr $c 0x33 2>&1)
+			[ "$m" = "$sld" ] || bad="$bad
+cpu$c MSR_TEST_CTRL: want $sld, got '$m'"
+			c=$((c + 1))
+		done
+		if [ $yn = yes ]; then
+			mark_dmesg
+			sldcpu op add split > /dev/null
+			want "a user split lock traps (dmesg: took a split_lock trap)" yes trapped
+		fi
+	fi
+fi
+[ -z "$msr_loaded" ] || rmmod msr
+if [ -z "$bad" ]; then
+	ok "the CPU is the $label CPU this boot was given (kernel IBT expected: $want_ibt)"
+else
+	nok "the CPU is the $label CPU this boot was given (kernel IBT expected: $want_ibt)"
+	diag "$bad"
+	diag "cpuinfo $flags"
+	exit 1
+fi
