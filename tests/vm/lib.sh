@@ -96,6 +96,10 @@ field() { echo "$1" | sed -n "s/.*$2=\([0-9A-Z]*\).*/\1/p"; }
 # where sld_compat's MSR writes are real; 0 under stock TCG, where it
 # skips them (no SLD to switch).
 if grep -qw split_lock_detect /proc/cpuinfo; then CPU_SLD=1; else CPU_SLD=0; fi
+# CPU_BLD: 1 where the CPU offers bus-lock detection (the enforcing CPU
+# since tests/qemu/0005), 0 under stock TCG.
+# shellcheck disable=SC2034 # CPU_BLD: what the tests read
+if grep -qw bus_lock_detect /proc/cpuinfo; then CPU_BLD=1; else CPU_BLD=0; fi
 # KMODE: the kernel's split-lock mode at boot, its default warn where the
 # CPU has SLD; off under stock TCG (no X86_FEATURE_SPLIT_LOCK_DETECT).
 if [ $CPU_SLD = 1 ]; then KMODE=warn; else KMODE=off; fi
