@@ -95,7 +95,7 @@ vm-check-sid: vmbin
 cpu-check-sid: vmbin
 	SLD_SID=1 bash tests/vm/deps.sh
 	k="$$(bash tests/vm/sid.sh kvers)"; $(MAKE) cpu-check CPU_KVERS="$$k" \
-		CPU_SMT_KVERS="$$k" CPU_IBT_KVER="$${k%% *}"
+		CPU_SMT_KVERS="$$k" CPU_IBT_KVER="$${k%% *}" CPU_BLD_KVER="$${k%% *}"
 
 # The VM suite on the enforcing test CPU (6.1, 6.1-rt, 6.12, their SMT
 # boots), the 6.1 suite on stock TCG and the 64-vCPU boot (check.sh;
@@ -116,12 +116,15 @@ check-stress: deps vmbin
 # traps, real WRMSR counts) on each of CPU_KVERS, and on each of
 # CPU_SMT_KVERS with two SMT threads of one core; then issue #12's crash
 # on CPU_IBT_KVER and a kernel split lock's on the first of CPU_KVERS
-# (tests/qemu/crash.sh).
+# (tests/qemu/crash.sh); then the bus-lock #DB trap (t-cpu/70-buslock.sh)
+# on CPU_BLD_KVER in split_lock_detect=ratelimit:1 and on the AMD model.
 CPU_KVERS ?= $(KVERS)
 CPU_SMT_KVERS ?= $(firstword $(CPU_KVERS))
 CPU_IBT_KVER ?= $(KVER_612)
+CPU_BLD_KVER ?= $(KVER_612)
 cpu-check: deps vmbin
-	rm -f build/vm-enforcing/*.tap
+	rm -f build/vm-enforcing/*.tap build/vm-enforcing/ratelimit/*.tap \
+		build/vm-enforcing-amd/*.tap build/vm-enforcing-amd/ratelimit/*.tap
 	set -e; for k in $(CPU_KVERS); do \
 		VM_CPU=enforcing VM_T=tests/vm/t-cpu bash tests/vm/vm.sh $$k check; \
 	done
@@ -132,7 +135,16 @@ cpu-check: deps vmbin
 	-bash tests/qemu/crash.sh $(CPU_IBT_KVER) ibt > build/vm-enforcing/$(CPU_IBT_KVER)-ibt.tap
 	-bash tests/qemu/crash.sh $(firstword $(CPU_KVERS)) splitlock \
 		> build/vm-enforcing/$(firstword $(CPU_KVERS))-splitlock.tap
-	prove --exec cat build/vm-enforcing/*.tap
+	VM_CPU=enforcing VM_T=tests/vm/t-cpu VM_ONLY=70 \
+		VM_APPEND=split_lock_detect=ratelimit:1 VM_OUT=build/vm-enforcing/ratelimit \
+		bash tests/vm/vm.sh $(CPU_BLD_KVER) check
+	VM_CPU=enforcing-amd VM_T=tests/vm/t-cpu VM_ONLY=70 \
+		bash tests/vm/vm.sh $(CPU_BLD_KVER) check
+	VM_CPU=enforcing-amd VM_T=tests/vm/t-cpu VM_ONLY=70 \
+		VM_APPEND=split_lock_detect=ratelimit:1 VM_OUT=build/vm-enforcing-amd/ratelimit \
+		bash tests/vm/vm.sh $(CPU_BLD_KVER) check
+	prove --exec cat build/vm-enforcing/*.tap build/vm-enforcing/ratelimit/*.tap \
+		build/vm-enforcing-amd/*.tap build/vm-enforcing-amd/ratelimit/*.tap
 
 # Lint (tests/lint/, each installs what it needs): the version's copies
 # agree with src/VERSION, the project's address with packaging/project.mk,

@@ -37,12 +37,19 @@ IBT_ON='CET detected: Indirect Branch Tracking enabled'
 # so that a test can load it with its own parameters.
 msr_loaded=
 [ -e /dev/cpu/0/msr ] || { insmod /kmod/msr.ko && msr_loaded=1; }
+# bld: the bus-lock trap's CPUID flag (both test CPU models,
+# tests/qemu/0005); the AMD model has no MSR_TEST_CTRL (a read faults).
 case $label in
-enforcing) yn=yes sld=0x20000000 ;;
-stock) yn=no sld=0x0 ;;
-*) yn=bad; bad="/tests/cpu: '$label' is neither enforcing nor stock" ;;
+enforcing) yn=yes sld=0x20000000 bld=yes ;;
+enforcing-amd) yn=no sld= bld=yes ;;
+stock) yn=no sld=0x0 bld=no ;;
+*) yn=bad; bad="/tests/cpu: '$label' is neither enforcing, enforcing-amd nor stock" ;;
 esac
 if [ "$yn" != bad ]; then
+	want "/proc/cpuinfo bus_lock_detect" $bld has_flag bus_lock_detect
+	want "/proc/cpuinfo vendor AuthenticAMD" \
+		"$([ "$label" = enforcing-amd ] && echo yes || echo no)" \
+		grep -qm1 'vendor_id.*AuthenticAMD' /proc/cpuinfo
 	want "/proc/cpuinfo split_lock_detect" $yn has_flag split_lock_detect
 	want "dmesg: split-lock detection in warn mode" $yn in_dmesg "$SLD_WARN"
 	want "/proc/cpuinfo ibt" $yn has_flag ibt
@@ -54,9 +61,14 @@ if [ "$yn" != bad ]; then
 	if command -v sldcpu > /dev/null; then
 		c=0
 		while [ -e /sys/devices/system/cpu/cpu$c ]; do
-			m=$(sldcpu msr $c 0x33 2>&1)
-			[ "$m" = "$sld" ] || bad="$bad
+			m=$(sldcpu msr $c 0x33 2>&1) && r=read || r=faults
+			if [ -z "$sld" ]; then
+				[ $r = faults ] || bad="$bad
+cpu$c MSR_TEST_CTRL: want a fault (AMD), got '$m'"
+			elif [ "$m" != "$sld" ]; then
+				bad="$bad
 cpu$c MSR_TEST_CTRL: want $sld, got '$m'"
+			fi
 			c=$((c + 1))
 		done
 		if [ $yn = yes ]; then

@@ -29,7 +29,10 @@
 # VM_CPU=enforcing boots on a CPU that enforces split-lock detection and
 # kernel IBT: the test QEMU of tests/qemu/ (built on first use, never
 # installed), results in build/vm-enforcing (make cpu-check). Unset: the
-# system's QEMU with TCG's "max" CPU, which has neither.
+# system's QEMU with TCG's "max" CPU, which has neither. VM_CPU=enforcing-amd
+# boots the same QEMU as an AMD CPU (bus-lock #DB trap, SVM; results in
+# build/vm-enforcing-amd). VM_APPEND: more kernel arguments (e.g.
+# split_lock_detect=ratelimit:1).
 #
 # The run fails (not ok lines) if the VM does not finish, if any test
 # fails, or if the log shows a kernel error (kernel-errors.sh: an Oops,
@@ -185,8 +188,17 @@ enforcing)
 	enforcing_cpu
 	qemu=$enf_qemu cpu=$enf_cpu cpu_append=$enf_append
 	qemu_opts=("${enf_opts[@]}") ;;
+enforcing-amd)
+	# The same QEMU as an AMD Zen 5 (family 0x1a) with SVM: no split-lock
+	# detection, MSR_TEST_CTRL or IBT (tests/qemu/0005); the bus-lock #DB
+	# trap only (issue #29).
+	# shellcheck source=SCRIPTDIR/../qemu/enforcing.sh
+	. "$top/tests/qemu/enforcing.sh"
+	enforcing_cpu
+	qemu=$enf_qemu cpu=max,hypervisor=off,vendor=AuthenticAMD,family=26,model=2,+svm
+	qemu_opts=("${enf_opts[@]}") ;;
 *)
-	echo "vm.sh: VM_CPU=$VM_CPU: only 'enforcing' is known" >&2
+	echo "vm.sh: VM_CPU=$VM_CPU: only 'enforcing' and 'enforcing-amd' are known" >&2
 	exit 1 ;;
 esac
 # The label the guest proves first (tests/vm/cpu-proof.sh) and every

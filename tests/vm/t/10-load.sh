@@ -12,7 +12,8 @@ is "$(cat $S/version)" "$(cat /sys/module/sld_compat/version)" \
 is "$(cat $S/sld_mode)" $KMODE "kernel split-lock mode read from the kernel: $KMODE"
 is "$(cat $S/cpu_split_lock_detect)" $CPU_SLD \
 	"CPU has split-lock detection: $CPU_SLD (the boot's $(cat /tests/cpu) CPU)"
-is "$(cat $S/cpu_bus_lock_detect)" 0 "CPU has no bus-lock detection (TCG)"
+is "$(cat $S/cpu_bus_lock_detect)" $CPU_BLD \
+	"CPU has bus-lock detection: $CPU_BLD (the boot's $(cat /tests/cpu) CPU)"
 if [ $CPU_SLD = 1 ]; then
 	is "$(cat $S/support)" full "support says full (the CPU has SLD)"
 else

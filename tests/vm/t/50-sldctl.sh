@@ -19,11 +19,12 @@ sx status
 is "$rc" 1 "status without the module exits 1"
 like "$out" "^sld_compat: not loaded$" "status says not loaded"
 # Stock TCG: no SLD, the kernel's mode off (from the CPU flag); the
-# enforcing CPU: SLD, mode warn (from the kernel's boot line). Neither
-# has bus-lock detection.
+# enforcing CPU: SLD, mode warn (from the kernel's boot line), and
+# bus-lock detection (tests/qemu/0005).
 if [ $CPU_SLD = 1 ]; then yn=yes from=kernel-log; else yn=no from=cpu; fi
+if [ $CPU_BLD = 1 ]; then byn=yes; else byn=no; fi
 like "$out" "^cpu: split_lock_detect $yn," "status: split_lock_detect $yn"
-like "$out" "^cpu: .*, bus_lock_detect no$" "status: no bus_lock_detect (TCG)"
+like "$out" "^cpu: .*, bus_lock_detect $byn$" "status: bus_lock_detect $byn"
 sx status --json
 like "$out" '"loaded": false' "status --json: loaded false"
 sx status

@@ -1,0 +1,117 @@
+# The bus-lock #DB trap of the enforcing CPU (tests/qemu/0005, issue #29),
+# without sld_compat: CPUID.(7,0):ECX[24], IA32_DEBUGCTL bit 2 held per
+# logical CPU, and a #DB after a split locked access at CPL 3 (DR6 bit 11
+# cleared: the kernel's handle_bus_lock() runs and says so). Three boots:
+#  - the Intel model in warn mode (make cpu-check's t-cpu boots): the
+#    kernel leaves bit 2 off (#AC does the job); set by hand, the #AC comes
+#    first and the #DB after the redone instruction;
+#  - the Intel model with split_lock_detect=ratelimit:1: the kernel sets
+#    bit 2 on every CPU, no #AC, each bus lock past one a second sleeps;
+#  - the AMD model (VM_CPU=enforcing-amd): no split-lock detection, no
+#    MSR_TEST_CTRL or IA32_CORE_CAPABILITIES; a kernel without AMD
+#    bus-lock support (before 6.13) never sets bit 2, so this test does.
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+. /tests/lib.sh
+
+DEBUGCTL=0x1d9
+BLD=0x4
+insmod /kmod/msr.ko allow_writes=on
+cpuinfo=$(grep -m1 '^flags' /proc/cpuinfo)
+like "$cpuinfo" ' bus_lock_detect( |$)' "/proc/cpuinfo: bus_lock_detect (CPUID.(7,0):ECX[24])"
+amd=0
+grep -q '^vendor_id.*AuthenticAMD' /proc/cpuinfo && amd=1
+ratelimit=0
+grep -q 'split_lock_detect=ratelimit:1' /proc/cmdline && ratelimit=1
+
+# bus_locks_on CPU KIND N: N locked ops KIND (split|aligned) pinned to
+# CPU, 30 ms apart; prints the kernel's bus_lock and split_lock lines.
+bus_locks_on() {
+	mark_dmesg
+	sldhv oncpu "$1" sldcpu time "$3" "$2" 30000 > /tmp/bl.out
+	new_dmesg | grep -E 'took a (bus|split)_lock trap'
+}
+
+if [ $amd = 1 ]; then
+	fails "AMD model: no split_lock_detect in /proc/cpuinfo" \
+		sh -c "grep -m1 '^flags' /proc/cpuinfo | grep -qw split_lock_detect"
+	fails "AMD model: the kernel enables no split-lock #AC" \
+		sh -c "dmesg | grep -q '#AC: crashing the kernel'"
+	fails "AMD model: IA32_CORE_CAPABILITIES (0xcf) absent (#GP)" sldcpu msr 0 0xcf
+	fails "AMD model: MSR_TEST_CTRL (0x33) read absent (#GP)" sldcpu msr 0 0x33
+	fails "AMD model: MSR_TEST_CTRL (0x33) write absent (#GP)" sldcpu msr 0 0x33 0x20000000
+else
+	like "$cpuinfo" ' split_lock_detect( |$)' "Intel model: split_lock_detect kept"
+	is "$(sldcpu msr 0 0xcf)" 0x20 "Intel model: IA32_CORE_CAPABILITIES bit 5 kept"
+fi
+
+if [ $ratelimit = 1 ]; then
+	like "$(dmesg)" '#DB: setting system wide bus lock rate limit to 1' \
+		"ratelimit:1: the kernel takes the #DB path"
+fi
+# The kernel's own setting of bit 2: on only where it handles bus locks by
+# #DB (Intel: ratelimit; AMD: every mode but off, from 6.13 on; 6.12 reads
+# the CPUID bit but sets DEBUGCTL only in init_intel()).
+if [ $amd = 1 ]; then
+	case $(uname -r) in
+	6.1.* | 6.1[0-2].*) want=0x0 why="this kernel has no AMD bus-lock support" ;;
+	*) want=$BLD why="the kernel set it (AMD bus-lock support)" ;;
+	esac
+elif [ $ratelimit = 1 ]; then
+	want=$BLD why="ratelimit: the kernel set it"
+else
+	want=0x0 why="warn mode: the kernel left it off (#AC does the job)"
+fi
+is "$(sldcpu msr 0 $DEBUGCTL) $(sldcpu msr 1 $DEBUGCTL)" "$want $want" \
+	"DEBUGCTL bit 2 on cpu0 and cpu1: $why"
+
+# Per logical CPU: cpu0 only, whatever the topology (the smt boot makes
+# cpu1 its sibling). Only bit 2 is held.
+is "$(sldcpu msr 0 $DEBUGCTL 0)" 0x0 "DEBUGCTL: bit 2 cleared on cpu0"
+is "$(sldcpu msr 0 $DEBUGCTL 0x6)" $BLD "DEBUGCTL: bit 2 reads back as written (bit 1 dropped as before)"
+is "$(sldcpu msr 1 $DEBUGCTL)" "$want" "DEBUGCTL of cpu1 unchanged (per logical CPU)"
+
+if [ $ratelimit = 1 ]; then
+	# 5 locks without a gap: the first passes, each later one waits for
+	# the next second (msleep(20) until __ratelimit allows it).
+	mark_dmesg
+	out=$(sldhv oncpu 0 sldcpu time 5 split 0)
+	al=$(sldhv oncpu 0 sldcpu time 5 aligned 0)
+	diag "ratelimit:1 split: $out"
+	diag "ratelimit:1 aligned: $al"
+	like "$out" 'counter=5$' "ratelimit: 5 split locked adds, counter right (a trap, not a fault: done once)"
+	s=$(field "$out" per_lock_us)
+	run "ratelimit: the kernel sleeps to one bus lock a second ($s us/lock over 5)" \
+		[ "${s:-0}" -ge 600000 ]
+	run "ratelimit: aligned locked adds pay nothing ($(field "$al" per_lock_us) us/lock)" \
+		[ "$(field "$al" per_lock_us)" -lt 5000 ]
+	nd=$(new_dmesg)
+	like "$nd" '#DB: sldcpu/[0-9]+ took a bus_lock trap at address: 0x' \
+		"ratelimit: dmesg: the task took a bus_lock trap"
+	# shellcheck disable=SC2016 # $1: sh -c's argument
+	fails "ratelimit: no split-lock #AC" sh -c 'echo "$1" | grep -q split_lock' _ "$nd"
+else
+	sleep 5	# the kernel's trap lines are rate-limited (10 per 5 s)
+	lines=$(bus_locks_on 0 split 3)
+	diag "$lines"
+	like "$(cat /tmp/bl.out)" 'counter=3$' "split locks under bit 2: counter right"
+	like "$lines" 'sldcpu/[0-9]+ took a bus_lock trap at address: 0x' \
+		"bit 2 set on cpu0: a split lock there takes the bus_lock #DB trap"
+	if [ $amd = 0 ]; then
+		# #AC (SLD on, warn mode) comes first: the kernel turns SLD off
+		# on the CPU, the instruction is redone and completes, then #DB.
+		like "$(echo "$lines" | head -n1)" 'took a split_lock trap' \
+			"Intel warn mode: the #AC comes first"
+		like "$(echo "$lines" | sed -n 2p)" 'took a bus_lock trap' \
+			"then the #DB of the completed instruction"
+	fi
+	lines=$(bus_locks_on 0 aligned 3)
+	is "$lines" "" "aligned locked adds on cpu0: no trap"
+	if [ "$want" = 0x0 ]; then
+		lines=$(bus_locks_on 1 split 3)
+		diag "$lines"
+		# shellcheck disable=SC2016 # $1: sh -c's argument
+		fails "cpu1, bit 2 clear: no bus_lock trap" sh -c 'echo "$1" | grep -q bus_lock' _ "$lines"
+	fi
+fi
+is "$(sldcpu msr 0 $DEBUGCTL "$want")" "$want" "DEBUGCTL of cpu0 restored"
+rmmod msr
