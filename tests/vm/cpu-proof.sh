@@ -9,7 +9,11 @@
 #              which must be there), a user split lock traps, the ibt
 #              flag, and kernel IBT enabled where /tests/cpu.ibt says 1
 #   stock      none of them: no split_lock_detect, no ibt, MSR_TEST_CTRL
-#              reads 0 (stock TCG drops writes to it)
+#              reads 0 (stock TCG drops writes to it), no bus-lock trap
+#   enforcing-amd  the AMD model (tests/qemu/0005): AuthenticAMD, the
+#              bus-lock trap, no split-lock detection (MSR_TEST_CTRL
+#              faults), no IBT
+#   *-ratelimit    either model with split_lock_detect=ratelimit:N
 # On failure the file exits 1 and init bails out of the boot.
 # shellcheck source=SCRIPTDIR/lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
@@ -39,20 +43,30 @@ msr_loaded=
 [ -e /dev/cpu/0/msr ] || { insmod /kmod/msr.ko && msr_loaded=1; }
 # bld: the bus-lock trap's CPUID flag (both test CPU models,
 # tests/qemu/0005); the AMD model has no MSR_TEST_CTRL (a read faults).
+# A *-ratelimit label (the kernel in split_lock_detect=ratelimit:N): the
+# bus-lock trap's rate limit on, split-lock detection off (MSR_TEST_CTRL
+# 0 on the Intel model); the split-lock flags are not asserted there.
 case $label in
-enforcing) yn=yes sld=0x20000000 bld=yes ;;
-enforcing-amd) yn=no sld= bld=yes ;;
-stock) yn=no sld=0x0 bld=no ;;
-*) yn=bad; bad="/tests/cpu: '$label' is neither enforcing, enforcing-amd nor stock" ;;
+enforcing) yn=yes sld=0x20000000 bld=yes ibt=yes ;;
+enforcing-ratelimit) yn=skip sld=0x0 bld=yes ibt=yes ;;
+enforcing-amd) yn=no sld='' bld=yes ibt=no ;;
+enforcing-amd-ratelimit) yn=skip sld='' bld=yes ibt=no ;;
+stock) yn=no sld=0x0 bld=no ibt=no ;;
+*) yn=bad; bad="/tests/cpu: '$label' is no test CPU's label" ;;
 esac
+amd=no
+case $label in enforcing-amd*) amd=yes ;; esac
 if [ "$yn" != bad ]; then
-	want "/proc/cpuinfo bus_lock_detect" $bld has_flag bus_lock_detect
-	want "/proc/cpuinfo vendor AuthenticAMD" \
-		"$([ "$label" = enforcing-amd ] && echo yes || echo no)" \
+	want "/proc/cpuinfo bus_lock_detect" "$bld" has_flag bus_lock_detect
+	want "/proc/cpuinfo vendor AuthenticAMD" $amd \
 		grep -qm1 'vendor_id.*AuthenticAMD' /proc/cpuinfo
-	want "/proc/cpuinfo split_lock_detect" $yn has_flag split_lock_detect
-	want "dmesg: split-lock detection in warn mode" $yn in_dmesg "$SLD_WARN"
-	want "/proc/cpuinfo ibt" $yn has_flag ibt
+	if [ $yn = skip ]; then
+		want "dmesg: the kernel's bus lock rate limit" yes in_dmesg 'bus lock rate limit'
+	else
+		want "/proc/cpuinfo split_lock_detect" $yn has_flag split_lock_detect
+		want "dmesg: split-lock detection in warn mode" $yn in_dmesg "$SLD_WARN"
+	fi
+	want "/proc/cpuinfo ibt" "$ibt" has_flag ibt
 	want "dmesg: kernel IBT enabled" "$([ "$want_ibt" = 1 ] && echo yes || echo no)" \
 		in_dmesg "$IBT_ON"
 	want "/dev/cpu/0/msr (the msr driver)" yes test -e /dev/cpu/0/msr
@@ -61,9 +75,9 @@ if [ "$yn" != bad ]; then
 	if command -v sldcpu > /dev/null; then
 		c=0
 		while [ -e /sys/devices/system/cpu/cpu$c ]; do
-			m=$(sldcpu msr $c 0x33 2>&1) && r=read || r=faults
+			if m=$(sldcpu msr $c 0x33 2>&1); then r=ok; else r=faults; fi
 			if [ -z "$sld" ]; then
-				[ $r = faults ] || bad="$bad
+				[ "$r" = faults ] || bad="$bad
 cpu$c MSR_TEST_CTRL: want a fault (AMD), got '$m'"
 			elif [ "$m" != "$sld" ]; then
 				bad="$bad

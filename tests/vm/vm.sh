@@ -204,8 +204,13 @@ esac
 # The label the guest proves first (tests/vm/cpu-proof.sh) and every
 # test follows (lib.sh CPU_SLD): the CPU this boot was given, and whether
 # its kernel turns on IBT there (CONFIG_X86_KERNEL_IBT on the IBT CPU).
-echo "${VM_CPU:-stock}" > "$root/tests/cpu"
-if [ -n "${VM_CPU:-}" ] && grep -qx 'CONFIG_X86_KERNEL_IBT=y' "$kroot/boot/config-$kver"; then
+# A boot told to run the kernel's bus-lock ratelimit mode (VM_APPEND, make
+# cpu-check's #DB boots) says so in its label: split-lock detection is off
+# there, the bus-lock trap on.
+label=${VM_CPU:-stock}
+case ${VM_APPEND:-} in *split_lock_detect=ratelimit*) label=$label-ratelimit ;; esac
+echo "$label" > "$root/tests/cpu"
+if [ "${VM_CPU:-}" = enforcing ] && grep -qx 'CONFIG_X86_KERNEL_IBT=y' "$kroot/boot/config-$kver"; then
 	echo 1 > "$root/tests/cpu.ibt"
 else
 	echo 0 > "$root/tests/cpu.ibt"
