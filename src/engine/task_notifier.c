@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * task_sld.c's preempt notifier and the core hold it switches: SLD off on
+ * the core while a protected task runs, the hold handed over between two
+ * protected tasks without a write. Why a notifier: the top of task_sld.c.
+ * Also how a task name is shown (comm_escape()).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/irqflags.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+
+#include "sld_compat.h"
+#include "core_msr.h"
+#include "task_sld_internal.h"
+
+/* ---- the notifier ------------------------------------------------------------ */
+
+/*
+ * Calls of our notifiers, per CPU: the proof, in the VM suite, that a
+ * context switch of an unprotected task never runs sld_compat code.
+ * handovers: switches from one protected task to another that kept the
+ * core's hold as it was, without touching the MSR.
+ */
+DEFINE_PER_CPU(unsigned long, sched_calls);
+DEFINE_PER_CPU(unsigned long, sched_handovers);
+
+/*
+ * A protected task switched out for another protected task on this CPU
+ * leaves its hold to it (task_sched_out): the record the hold was handed
+ * to, until its sched_in takes it. Only this CPU's context switch sets
+ * and clears it, with preemption off; detach_fn() clears it too.
+ */
+DEFINE_PER_CPU(struct sld_task *, handed);
+
+/* A task's record, if it has one (preemption off, task not running). */
+static struct sld_task *find_record(struct task_struct *task)
+{
+	struct preempt_notifier *pn;
+
+	hlist_for_each_entry(pn, &task->preempt_notifiers, link)
+		if (pn->ops == &task_ops)
+			return container_of(pn, struct sld_task, pn);
+	return NULL;
+}
+
+/*
+ * running: this task holds its CPU's core off. A released record (why
+ * none, see sld_task_release) takes no hold. Irqs off around the
+ * hold, which drop_released() also changes (sched_in runs with irqs on).
+ *
+ * Handover: the previous task left its hold to this one (see
+ * task_sched_out), so the CPU's hold is still on and nothing is written.
+ * Between the previous task's sched_out and this sched_in interrupts are
+ * on: if this record was released meanwhile (drop_released() found it not
+ * running yet), the handed hold is given back here.
+ */
+static void task_sched_in(struct preempt_notifier *pn, int cpu)
+{
+	struct sld_task *t = container_of(pn, struct sld_task, pn);
+	bool protected, handover;
+	unsigned long flags;
+
+	this_cpu_inc(sched_calls);
+	t->cpu = cpu;
+	t->switches++;
+	local_irq_save(flags);
+	/* A handed hold is still on this CPU's account, or it is no handover. */
+	handover = this_cpu_read(handed) && sld_msr_task_held();
+	this_cpu_write(handed, NULL);
+	protected = READ_ONCE(t->why) != SLD_WHY_NONE;
+	if (protected) {
+		t->running = true;
+		if (handover)
+			this_cpu_inc(sched_handovers);
+		else
+			sld_msr_task_in();
+	} else if (handover) {
+		sld_msr_task_out();
+	}
+	local_irq_restore(flags);
+}
+
+/*
+ * current becomes protected on this CPU (preemption off): hold it now,
+ * unless it was released meanwhile. release_where() may mark the record
+ * released (why none) at any time after pool_get() or revive() set its
+ * why, and its drop_released() IPI may land before the notifier is
+ * registered or before running is set, when it finds nothing to drop. So
+ * why is read here, irqs off: either it is none already and no hold is
+ * taken, or the release's IPI is still to come on this CPU and finds
+ * running set.
+ */
+void start_running(struct sld_task *t)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	t->cpu = smp_processor_id();
+	if (READ_ONCE(t->why) != SLD_WHY_NONE) {
+		t->running = true;
+		sld_msr_task_in();
+	}
+	local_irq_restore(flags);
+}
+
+/*
+ * Irqs off (the scheduler's rq lock). next is not running: only next
+ * itself or detach_fn() (stop_machine, no CPU in a switch) changes its
+ * notifier list, so its record cannot go before its sched_in.
+ */
+static void task_sched_out(struct preempt_notifier *pn,
+			   struct task_struct *next)
+{
+	struct sld_task *t = container_of(pn, struct sld_task, pn);
+	struct sld_task *nt;
+
+	this_cpu_inc(sched_calls);
+	if (!t->running)
+		return;
+	t->running = false;
+	nt = hlist_empty(&next->preempt_notifiers) ? NULL : find_record(next);
+	if (nt && READ_ONCE(nt->why) != SLD_WHY_NONE)
+		this_cpu_write(handed, nt);	/* the hold stays: no write */
+	else
+		sld_msr_task_out();
+}
+
+struct preempt_ops task_ops = {
+	.sched_in = task_sched_in,
+	.sched_out = task_sched_out,
+};
+
+/* Preemption off: only current changes its own notifier list. */
+struct sld_task *find_current(void)
+{
+	return find_record(current);
+}
+
+/*
+ * A task name as sld_compat shows it, in its files and in dmesg: bytes
+ * outside printable ASCII, and backslash, as \xNN, as sldctl prints
+ * names. A task names itself (prctl), with any bytes: raw, a newline
+ * would add a line to the tasks file and forge its class there, in
+ * sldctl status and in the Prometheus metrics.
+ */
+void comm_escape(char dst[COMM_ESC_LEN], const char *comm)
+{
+	unsigned int i;
+
+	for (i = 0; i < TASK_COMM_LEN - 1 && comm[i]; i++) {
+		unsigned char c = comm[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\') {
+			*dst++ = c;
+			continue;
+		}
+		*dst++ = '\\';
+		*dst++ = 'x';
+		dst = hex_byte_pack(dst, c);
+	}
+	*dst = '\0';
+}

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * task_sld.c's record pool: allocation ahead of demand, the per-uid
+ * tables and admission (who may take a record), bounded by the knobs
+ * max_tasks and tasks_per_uid (set in task_sld.c).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/cred.h>
+#include <linux/hash.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/uidgid.h>
+#include <linux/workqueue.h>
+
+#include "sld_compat.h"
+#include "knobs_table.h"
+#include "task_sld_internal.h"
+
+/* ---- the pool ------------------------------------------------------------------ */
+
+/*
+ * Records live in chunks of CHUNK, allocated in sleepable context by
+ * grow_work, never in the handlers that take records: pool_get() queues
+ * the work when fewer than LOW_WATER records are free, so the pool grows
+ * ahead of demand, chunk by chunk, up to max_tasks (rounded up to a
+ * chunk). Chunks are never freed before unload: a record's address is
+ * stable while anything may look at it, and walkers need no RCU. A
+ * burst of more than LOW_WATER new tasks faster than the work runs is
+ * refused (tasks_refused_growing), like a task over max_tasks.
+ *
+ * Who may take a record (admit()): an unprivileged user can obtain an
+ * exemption by itself (exempt_comm, see README's trust model), and a user
+ * owns 65,536 subordinate uids (/etc/subuid), so nothing an exempt record
+ * holds may be something a hypervisor task needs:
+ * - exempt records may fill at most max_tasks minus a reserve of a
+ *   quarter: hypervisor tasks never fail because exempt tasks filled the
+ *   pool;
+ * - the records of one non-root uid are capped (tasks_per_uid), exempt
+ *   and hypervisor records apart: a user can also obtain hypervisor
+ *   records alone, through a device node anyone may open (/dev/vboxdrvu
+ *   is 0666), and must not starve the others' tasks or guests. The
+ *   default, an eighth of max_tasks' default, is half the reserve of the
+ *   default pool: no single uid takes the reserve;
+ * - the counts per uid live in fixed tables (no allocation in handlers),
+ *   one for exempt records (uids_exempt) and one for hypervisor records
+ *   (uids_hv). When UID_SLOTS uids hold exempt records, a new uid's
+ *   exempt task is refused as over its cap; exempt tasks never count in
+ *   uids_hv, so one user with many uids can fill uids_exempt and change
+ *   nothing for anyone's hypervisor tasks. A full uids_hv (UID_SLOTS uids
+ *   with hypervisor tasks at once) refuses nobody: a hypervisor task of a
+ *   further uid is admitted uncounted, bounded by max_tasks like all.
+ *   An exempt record that becomes a hypervisor's moves to uids_hv, unless
+ *   its uid is at its cap there: then it stays an exempt record (still
+ *   protected, but not counted for the hypervisor nor pinning it).
+ * Root's tasks are not capped. Hypervisor records are otherwise bounded
+ * only by max_tasks.
+ */
+#define LOW_WATER	(CHUNK / 2)
+#define TASKS_LIMIT	((unsigned int)SLD_TASKS_LIMIT)	/* knobs_table.h */
+#define MAX_CHUNKS	(TASKS_LIMIT / CHUNK)
+#define UID_BITS	10
+#define UID_SLOTS	(1U << UID_BITS)
+
+/*
+ * key, ready, detach, needs (lock order: knobs.c). Defined here, in the
+ * lowest piece that takes it: grow_fn().
+ */
+DEFINE_MUTEX(task_mutex);
+atomic_long_t n_grow_failed;
+
+DEFINE_RAW_SPINLOCK(pool_lock);	/* everything below; innermost */
+struct sld_task *chunks[MAX_CHUNKS];
+unsigned int nchunks;		/* published chunks */
+struct sld_task *free_list;
+unsigned int nfree;
+static unsigned int nlive;
+unsigned int nexempt;
+struct uid_table {
+	struct uid_count slot[UID_SLOTS];
+} uids_exempt, uids_hv;
+
+unsigned int max_tasks_knob;	/* 0: default_max_tasks() */
+unsigned int per_uid_knob;	/* 0: an eighth of max_tasks */
+
+static unsigned int default_max_tasks(void)
+{
+	return clamp(64 * num_possible_cpus(), 1024U, TASKS_LIMIT);
+}
+
+unsigned int max_tasks(void)
+{
+	return READ_ONCE(max_tasks_knob) ?: default_max_tasks();
+}
+
+/*
+ * Half the default reserve (max_tasks / 4). Not of max_tasks itself: a
+ * knob's value changes only when written.
+ */
+unsigned int per_uid(void)
+{
+	return READ_ONCE(per_uid_knob) ?: default_max_tasks() / 8;
+}
+
+unsigned int capacity(void)
+{
+	/* Pairs with add_chunk()'s release: a counted chunk is fully built. */
+	return smp_load_acquire(&nchunks) * CHUNK;
+}
+
+/* Record id (0 .. capacity() - 1) to record. */
+struct sld_task *rec(unsigned int id)
+{
+	return &chunks[id >> CHUNK_SHIFT][id & (CHUNK - 1)];
+}
+
+/* pool_lock held: the uid's slot in tb (linear probing), or a free one. */
+struct uid_count *uid_slot(struct uid_table *tb, kuid_t uid)
+{
+	unsigned int i = hash_32(__kuid_val(uid), UID_BITS), n;
+	struct uid_count *u = tb->slot;
+
+	for (n = 0; n < UID_SLOTS; n++, i = (i + 1) & (UID_SLOTS - 1))
+		if (!u[i].n || uid_eq(u[i].uid, uid))
+			return &u[i];
+	return NULL;
+}
+
+/* pool_lock held: one more record in slot u (from uid_slot()) for uid. */
+void uid_get(struct uid_count *u, kuid_t uid)
+{
+	if (!u->n++)
+		u->uid = uid;
+}
+
+/* pool_lock held: one record less for uid in tb (backward-shift delete). */
+void uid_put(struct uid_table *tb, kuid_t uid)
+{
+	struct uid_count *u = uid_slot(tb, uid), *s = tb->slot;
+	unsigned int i, j, k;
+
+	if (!u || !u->n || --u->n)
+		return;
+	i = u - s;
+	for (j = (i + 1) & (UID_SLOTS - 1); s[j].n;
+	     j = (j + 1) & (UID_SLOTS - 1)) {
+		k = hash_32(__kuid_val(s[j].uid), UID_BITS);
+		/* An entry whose home lies cyclically in (i, j] stays. */
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		s[i] = s[j];
+		s[j].n = 0;
+		i = j;
+	}
+}
+
+/* pool_lock held: leave the exempt share (the record became a hypervisor's). */
+void leave_exempt_share(struct sld_task *t)
+{
+	if (!t->exempt_share)
+		return;
+	t->exempt_share = false;
+	nexempt--;
+}
+
+/* The table a non-root uid's records of this kind count in. */
+static struct uid_table *uid_table(bool hv)
+{
+	return hv ? &uids_hv : &uids_exempt;
+}
+
+/*
+ * pool_lock held: may current take a record? See the comment above.
+ * *slot: where the record counts for its uid, NULL for none (root, or a
+ * hypervisor task when uids_hv is full).
+ */
+static enum refusal admit(bool hv, kuid_t uid, struct uid_count **slot)
+{
+	unsigned int max = max_tasks();
+
+	*slot = NULL;
+	if (nlive >= max)
+		return REFUSE_FULL;
+	if (!hv && nexempt >= max - max / 4)
+		return REFUSE_FULL;
+	if (!uid_eq(uid, GLOBAL_ROOT_UID)) {
+		*slot = uid_slot(uid_table(hv), uid);
+		if (*slot ? (*slot)->n >= per_uid() : !hv)
+			return REFUSE_CAP;
+	}
+	return free_list ? ADMIT : REFUSE_GROWING;
+}
+
+static void grow_fn(struct work_struct *work);
+DECLARE_WORK(grow_work, grow_fn);
+
+static bool want_chunk(void)
+{
+	return nfree < LOW_WATER && nchunks < MAX_CHUNKS &&
+	       nchunks * CHUNK < max_tasks();
+}
+
+/* pool_lock held: a new chunk's records join the free list. */
+static void add_chunk(struct sld_task *c)
+{
+	unsigned int i;
+
+	for (i = CHUNK; i-- > 0;) {
+		c[i].next_free = free_list;
+		free_list = &c[i];
+	}
+	nfree += CHUNK;
+	chunks[nchunks] = c;
+	/* Publish the chunk only after its records and chunks[] are set. */
+	smp_store_release(&nchunks, nchunks + 1);
+}
+
+/* Sleepable: allocate chunks until LOW_WATER records are free again. */
+int grow(void)
+{
+	unsigned long flags;
+	struct sld_task *c;
+	bool want;
+
+	for (;;) {
+		raw_spin_lock_irqsave(&pool_lock, flags);
+		want = want_chunk();
+		raw_spin_unlock_irqrestore(&pool_lock, flags);
+		if (!want)
+			return 0;
+		c = kvcalloc(CHUNK, sizeof(*c), GFP_KERNEL);
+		if (!c) {
+			atomic_long_inc(&n_grow_failed);
+			return -ENOMEM;
+		}
+		raw_spin_lock_irqsave(&pool_lock, flags);
+		if (want_chunk()) {
+			add_chunk(c);
+			c = NULL;
+		}
+		raw_spin_unlock_irqrestore(&pool_lock, flags);
+		kvfree(c);
+	}
+}
+
+/* task_mutex: sld_task_free() waits for it with cancel_work_sync(). */
+static void grow_fn(struct work_struct *work)
+{
+	mutex_lock(&task_mutex);
+	grow();
+	mutex_unlock(&task_mutex);
+}
+
+/*
+ * why and hv are set under the lock: sld_task_release() reads a used
+ * record's under it, never a previous owner's.
+ */
+struct sld_task *pool_get(enum sld_why why, struct sld_owner *hv,
+				 enum refusal *refused)
+{
+	kuid_t uid = current_uid();
+	struct sld_task *t = NULL;
+	struct uid_count *slot;
+	unsigned long flags;
+	bool more;
+
+	raw_spin_lock_irqsave(&pool_lock, flags);
+	*refused = admit(!!hv, uid, &slot);
+	if (*refused == ADMIT) {
+		t = free_list;
+		free_list = t->next_free;
+		nfree--;
+		nlive++;
+		memset(t, 0, sizeof(*t));
+		t->used = true;
+		t->why = why;
+		t->hv = hv;
+		t->uid = uid;
+		if (!hv) {
+			t->exempt_share = true;
+			nexempt++;
+		}
+		if (slot) {
+			uid_get(slot, uid);
+			t->counted = uid_table(hv);
+		}
+	}
+	more = want_chunk();
+	raw_spin_unlock_irqrestore(&pool_lock, flags);
+	if (more)
+		schedule_work(&grow_work);
+	return t;
+}
+
+/* Returns the task reference the record held, for the caller to drop. */
+struct task_struct *pool_put(struct sld_task *t)
+{
+	struct task_struct *task = t->task;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pool_lock, flags);
+	leave_exempt_share(t);
+	if (t->counted)
+		uid_put(t->counted, t->uid);
+	t->used = false;
+	t->next_free = free_list;
+	free_list = t;
+	nfree++;
+	nlive--;
+	raw_spin_unlock_irqrestore(&pool_lock, flags);
+	return task;
+}
+
+unsigned int live(void)
+{
+	return READ_ONCE(nlive);
+}
