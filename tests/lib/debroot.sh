@@ -7,6 +7,21 @@
 # own mount namespace (unshare -m), so the mounts die with it.
 # shellcheck disable=SC2154 # $root: the caller's
 
+# debroot_own_mounts WHO ENVVAR SELF [ARG...]: bail out unless root, then
+# run SELF again (once: ENVVAR says it is the second run) in a mount
+# namespace of its own, so that every mount below dies with the process.
+debroot_own_mounts() {
+	local who=$1 var=$2 self=$3
+	shift 3
+	if [ "$(id -u)" != 0 ]; then
+		echo "Bail out! $who needs root (debootstrap, chroot, mounts)"
+		exit 1
+	fi
+	[ -z "${!var:-}" ] || return 0
+	export "$var=1"
+	exec unshare --mount --propagation private bash "$self" "$@"
+}
+
 # debroot_mirrors: $mirror and $security, the archive the host's apt uses
 # (apt-get indextargets; the same mirror serves every release and its
 # -updates, -security and -backports suites), and apt's http proxy as

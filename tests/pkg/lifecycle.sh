@@ -46,15 +46,9 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 self=$top/tests/pkg/lifecycle.sh
 
-if [ "$(id -u)" != 0 ]; then
-	echo "Bail out! lifecycle.sh needs root (debootstrap, chroot, mounts)"
-	exit 1
-fi
-# Our own mount namespace: every mount below dies with this process.
-if [ -z "${SLD_LC_NS:-}" ]; then
-	export SLD_LC_NS=1
-	exec unshare --mount --propagation private bash "$self" "$@"
-fi
+# shellcheck source=SCRIPTDIR/../lib/debroot.sh
+. "$top/tests/lib/debroot.sh"
+debroot_own_mounts lifecycle.sh SLD_LC_NS "$self" "$@"
 
 cd "$top" || exit 1
 ver=$(cat src/VERSION)
@@ -76,7 +70,6 @@ mkdir -p "$out" "$lc" "$archives"
 tmp=$(mktemp -d)
 t0=$SECONDS
 
-. "$top/tests/lib/debroot.sh"
 cleanup() {
 	debroot_umount
 	rm -rf "$tmp"

@@ -64,19 +64,13 @@ scen=${2:?usage: system.sh trixie|bookworm pkg|tools|module|source|rules}
 [ -f "$top/tests/system/s-$scen.sh" ] || { echo "system.sh: no scenario $scen" >&2; exit 2; }
 case $rel in trixie|bookworm) ;; *) echo "system.sh: no release $rel" >&2; exit 2 ;; esac
 
-if [ "$(id -u)" != 0 ]; then
-	echo "Bail out! system.sh needs root (debootstrap, chroot, mounts)"
-	exit 1
-fi
-if [ -z "${SLD_SYS_NS:-}" ]; then
-	export SLD_SYS_NS=1
-	exec unshare --mount --propagation private bash "$self" "$@"
-fi
+# shellcheck source=SCRIPTDIR/../lib/debroot.sh
+. "$top/tests/lib/debroot.sh"
+debroot_own_mounts system.sh SLD_SYS_NS "$self" "$@"
 
 cd "$top" || exit 1
 . tests/config.sh
 . tests/lib/tap.sh
-. tests/lib/debroot.sh
 . tests/vm/kernel-errors.sh
 ver=$(cat src/VERSION)
 tag="[$rel $scen]"
