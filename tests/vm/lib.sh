@@ -243,7 +243,8 @@ msr_matches() {
 # WRMSRs the CPU executed (the test CPU's own count, tests/qemu/0004:
 # at least as many, the kernel's own warn-mode writes come on top), none
 # was skipped, and the real MSR agrees with the account; without SLD it
-# wrote nothing (the CPU has no SLD to switch).
+# wrote nothing (the CPU has no SLD to switch). BALANCED_COUNT_DIAG=N:
+# cpuN's write count is printed, not compared (t-smt says why).
 balanced() {
 	for _c in 0 1; do
 		_w=$(acf cpu$_c msr_writes)
@@ -255,7 +256,9 @@ balanced() {
 			[ -n "$_wb" ] || _wb="0 0"
 			_r=$(sldcpu wrmsrs $_c)
 			_r=$((${_r:--1} - ${_wb% *})) _w=$((${_w:-999999999} - ${_wb#* }))
-			if [ "$_r" -ge "$_w" ]; then
+			if [ "${BALANCED_COUNT_DIAG:-}" = "$_c" ]; then
+				diag "$1: cpu$_c the account's $_w MSR writes, the CPU counts $_r (not compared: see t-smt)"
+			elif [ "$_r" -ge "$_w" ]; then
 				ok "$1: cpu$_c the account's $_w MSR writes were executed (the CPU counts $_r)"
 			else
 				nok "$1: cpu$_c the account's $_w MSR writes were executed (the CPU counts $_r)"
