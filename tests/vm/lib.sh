@@ -243,9 +243,11 @@ msr_matches() {
 # WRMSRs the CPU executed (the test CPU's own count, tests/qemu/0004:
 # at least as many, the kernel's own warn-mode writes come on top), none
 # was skipped, and the real MSR agrees with the account; without SLD it
-# wrote nothing (the CPU has no SLD to switch). BALANCED_COUNT_DIAG=N:
-# cpuN's write count is printed, not compared (t-smt says why).
+# wrote nothing (the CPU has no SLD to switch). BALANCED_CORE=1: the
+# writes are compared for cpu0 and cpu1 together, one core (t-smt says
+# why), each CPU's counts printed.
 balanced() {
+	_cr=0 _cw=0
 	for _c in 0 1; do
 		_w=$(acf cpu$_c msr_writes)
 		if [ $CPU_SLD = 1 ]; then
@@ -256,8 +258,9 @@ balanced() {
 			[ -n "$_wb" ] || _wb="0 0"
 			_r=$(sldcpu wrmsrs $_c)
 			_r=$((${_r:--1} - ${_wb% *})) _w=$((${_w:-999999999} - ${_wb#* }))
-			if [ "${BALANCED_COUNT_DIAG:-}" = "$_c" ]; then
-				diag "$1: cpu$_c the account's $_w MSR writes, the CPU counts $_r (not compared: see t-smt)"
+			if [ -n "${BALANCED_CORE:-}" ]; then
+				_cr=$((_cr + _r)) _cw=$((_cw + _w))
+				diag "$1: cpu$_c the account's $_w MSR writes, the CPU counts $_r"
 			elif [ "$_r" -ge "$_w" ]; then
 				ok "$1: cpu$_c the account's $_w MSR writes were executed (the CPU counts $_r)"
 			else
@@ -268,6 +271,13 @@ balanced() {
 			is "$_w" 0 "$1: cpu$_c no real MSR write (no SLD under TCG)"
 		fi
 	done
+	if [ -n "${BALANCED_CORE:-}" ] && [ $CPU_SLD = 1 ]; then
+		if [ "$_cr" -ge "$_cw" ]; then
+			ok "$1: the core's $_cw MSR writes in the account were executed (its threads count $_cr)"
+		else
+			nok "$1: the core's $_cw MSR writes in the account were executed (its threads count $_cr)"
+		fi
+	fi
 	is "$(acct_sum hold) $(acct_sum task)" "0 0" "$1: no core held off, no task on a CPU"
 	[ $CPU_SLD = 0 ] || msr_matches "$1"
 }
