@@ -5,7 +5,7 @@ SCHEMA_TEST_SRC := $(addprefix $(TOP)/tools/sldctl/,knob.c util.c)
 
 UNIT_TESTS += $(B)/test_knobs_table
 
-$(B)/test_knobs_table: test_knobs_table.c $(SCHEMA_TEST_SRC) $(SCHEMA_SRC) $(SCHEMA_HDR) \
+$(B)/test_knobs_table: test_knobs_table.c $(SCHEMA_TEST_SRC) $(SCHEMA_SRC) $(SCHEMA_HDR) src_dirs.h \
 		$(wildcard $(TOP)/tools/sldctl/*.h) $(wildcard $(TOP)/src/*.c $(TOP)/src/*/*.c) \
 		$(TOP)/tools/sldctl/sldctl.bash-completion
 	@mkdir -p $(@D)
@@ -18,7 +18,7 @@ $(B)/test_knobs_table: test_knobs_table.c $(SCHEMA_TEST_SRC) $(SCHEMA_SRC) $(SCH
 # cgroup entries (entries.c), walked case by case.
 UNIT_TESTS += $(B)/test_names $(B)/test_hypervisors $(B)/test_glob $(B)/test_entries
 
-$(B)/test_names $(B)/test_hypervisors $(B)/test_glob $(B)/test_entries: $(B)/test_%: test_%.c $(SCHEMA_SRC) $(SCHEMA_HDR) \
+$(B)/test_names $(B)/test_hypervisors $(B)/test_glob $(B)/test_entries: $(B)/test_%: test_%.c $(SCHEMA_SRC) $(SCHEMA_HDR) src_dirs.h \
 		$(wildcard $(TOP)/src/*.c $(TOP)/src/*/*.c $(TOP)/tools/sldctl/*.c)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DSRC_DIR='"$(TOP)/src"' -DTOOLS_DIR='"$(TOP)/tools/sldctl"' -o $@ $< \

@@ -28,6 +28,7 @@
 
 #include "knob.h"
 #include "knobs_table.h"
+#include "src_dirs.h"
 
 /* A valid list entry of exactly len bytes for the knob's entry kind. */
 static char *entry_of(const struct sld_knob_schema *d, size_t len, int seq)
@@ -253,11 +254,6 @@ static void scan_file(const char *file, bool *seen, int *nknobs)
 	free(text);
 }
 
-/* The module's source folders: src/ and its layers (src/README.md). */
-static const char *const module_dirs[] = {
-	"", "/kernel", "/admin", "/engine", "/detect",
-};
-
 static void scan_dir(const char *dname, bool *seen, int *nknobs)
 {
 	char path[8192];
@@ -285,7 +281,7 @@ static void test_module_knobs(void **state)
 	unsigned int i;
 
 	(void)state;
-	for (i = 0; i < sizeof(module_dirs) / sizeof(module_dirs[0]); i++) {
+	for (i = 0; i < MODULE_DIRS; i++) {
 		snprintf(dname, sizeof(dname), "%s%s", SRC_DIR, module_dirs[i]);
 		scan_dir(dname, seen, &nknobs);
 	}
