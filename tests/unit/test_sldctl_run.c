@@ -561,6 +561,9 @@ static void test_doctor_not_loaded(void **state)
 	assert_int_equal(r.rc, 1);
 	o = parse_out(&r);
 	assert_string_equal(jstr(finding(o, "sld-compat-not-installed"), "severity"), "action");
+	/* What installs it all from a checkout: there is no repository. */
+	assert_string_equal(jstr(finding(o, "sld-compat-not-installed"), "fix"),
+			    "make install (in a checkout), or install the packages of make deb or make rpm (README.md, Install)");
 }
 
 static void test_doctor_loaded(void **state)

@@ -154,9 +154,13 @@ static void sld_compat_findings(const struct facts *x, struct findings *f)
 {
 	enum doc_sev need = x->needed ? DOC_ACTION : DOC_INFO;
 
+	/*
+	 * No package repository exists: apt cannot find sld-compat-dkms, and
+	 * `make dkms-install` alone loads nothing at boot.
+	 */
 	if (!x->h.loaded && !x->inv.sld_compat) {
 		doc_add(f, "sld-compat-not-installed", need, x->needed ?
-			"apt install sld-compat-dkms (or: make dkms-install)" : NULL,
+			"make install (in a checkout), or install the packages of make deb or make rpm (README.md, Install)" : NULL,
 			"sld_compat is not installed for kernel %s%s%s.", x->kver,
 			x->needed ? ", so guests of " : "", x->needed ? x->hv : "");
 		return;
