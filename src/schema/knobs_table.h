@@ -51,7 +51,7 @@ extern const char *const sld_trust_values[SLD_TRUST_NVALUES];
 #define SLD_KNOB_HELP_enabled \
 	"Arm (Y) or disarm (N) every hook sld_compat places (default Y)"
 #define SLD_KNOB_HELP_verbose \
-	"Log verbosity: 0 errors only, 1 warnings (default), 2 info, 3 debug"
+	"Log verbosity: 0 and 1 (default) the regular lines (errors, warnings, each protection), 2 adds info, 3 debug"
 #define SLD_KNOB_HELP_on_hypervisor \
 	"When an unprepared hypervisor loads: protect (default), disable, refuse or log"
 #define SLD_KNOB_HELP_exempt_proactive \
