@@ -606,6 +606,39 @@ static void test_doctor_loaded(void **state)
 }
 
 /*
+ * A KVM host: no hypervisor module needs sld_compat, but a vCPU thread
+ * trapped. The verdict stays healthy (exit 0); its sentence says that
+ * the offender still pays the penalty instead of "nothing to do".
+ */
+static void test_doctor_offenders(void **state)
+{
+	static const char log[] =
+		"6,100,200,-;x86/split lock detection: #AC: crashing the kernel on kernel split_locks and warning on user-space split_locks\n"
+		"4,101,300,-;x86/split lock detection: #AC: CPU 1/KVM/175479 took a split_lock trap at address: 0x7f00\n";
+	struct json_object *o, *f;
+	struct run r;
+
+	(void)state;
+	make_host();
+	sh("rm '%s/lib/modules/" KVER "/updates/dkms/vmmon.ko'", root);
+	RUN(&r, "doctor", "--json", "--kernel", KVER);
+	assert_int_equal(r.rc, 0);
+	f = finding(parse_out(&r), "not-needed");
+	assert_non_null(f);
+	assert_non_null(strstr(jstr(f, "message"), "no unprepared hypervisor module is installed): nothing to do."));
+	put("dev/kmsg", log);
+	RUN(&r, "doctor", "--json", "--kernel", KVER);
+	assert_int_equal(r.rc, 0);
+	o = parse_out(&r);
+	assert_string_equal(jstr(o, "result"), "healthy");
+	assert_string_equal(jstr(finding(o, "split-lock-offender"), "severity"), "warning");
+	f = finding(o, "not-needed");
+	assert_non_null(f);
+	assert_non_null(strstr(jstr(f, "message"), "; the 1 split-lock offender(s) above pay the kernel's penalty until sld_compat and an exempt rule (their fix) cover them."));
+	assert_null(strstr(jstr(f, "message"), "nothing to do"));
+}
+
+/*
  * What doctor was asked to check and could not: exit 2 and "error",
  * never "healthy" or "not-needed".
  */
@@ -888,6 +921,7 @@ int main(void)
 		cmocka_unit_test(test_status_mode_sources),
 		cmocka_unit_test(test_doctor_not_loaded),
 		cmocka_unit_test(test_doctor_loaded),
+		cmocka_unit_test(test_doctor_offenders),
 		cmocka_unit_test(test_doctor_cannot_check),
 		cmocka_unit_test(test_in_use),
 		cmocka_unit_test(test_registry),

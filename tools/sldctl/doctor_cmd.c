@@ -250,21 +250,33 @@ static void config_findings(const struct facts *x, struct findings *f)
 	conf_free(&cf);
 }
 
+/*
+ * The last word. Offender warnings leave the verdict healthy (exit 0) but
+ * are no "nothing to do": a KVM guest or a game that split-locks needs
+ * sld_compat and an exempt rule even where no hypervisor module does.
+ */
 static void summary(const struct facts *x, struct findings *f)
 {
-	size_t i;
+	char rest[160] = ": nothing to do";
+	size_t i, off = 0;
 
-	for (i = 0; i < f->n; i++)
+	for (i = 0; i < f->n; i++) {
 		if (f->v[i].sev >= DOC_ACTION)
 			return;
+		off += !strcmp(f->v[i].id, "split-lock-offender");
+	}
+	if (off)
+		snprintf(rest, sizeof(rest),
+			 "; the %zu split-lock offender(s) above pay the kernel's penalty until sld_compat and an exempt rule (their fix) cover them",
+			 off);
 	if (x->needed)
 		doc_add(f, "healthy", DOC_INFO, NULL,
-			"sld_compat protects the guests of %s: nothing to do.", x->hv);
+			"sld_compat protects the guests of %s%s.", x->hv, rest);
 	else
 		doc_add(f, "not-needed", DOC_INFO, NULL,
-			"This host does not need sld_compat now (%s): nothing to do.",
+			"No hypervisor module here needs sld_compat (%s)%s.",
 			*x->hv ? "split-lock detection is off or absent" :
-			"no unprepared hypervisor module is installed");
+			"no unprepared hypervisor module is installed", rest);
 }
 
 static int worst(const struct findings *f)
