@@ -47,7 +47,7 @@ expect_grep "$T/out" "fix: sldctl exempt add --path /usr/bin/qemu-system-x86_64 
 expect_grep "$T/out" "game.exe/4242: 1 fatal" "game: fatal trap counted"
 expect_grep "$T/out" "class: wine-proton; exe /usr/lib/wine/wine64-preloader" "game: Wine/Proton"
 expect_grep "$T/out" "fix: sldctl exempt add --comm game.exe --persist" "game: exempt by name"
-expect_grep "$T/out" "caveat: exempt_comm is forgeable: any local user can give a task this name" "exempt by name: the trust caveat"
+expect_grep "$T/out" "caveat: exempt_comm is forgeable: any local user can give a task this name (prctl PR_SET_NAME); see sldctl(8), exempt" "exempt by name: the trust caveat, and where it is explained"
 expect_grep "$T/out" "fx_guest/77: 1 bogus" "bogus trap counted"
 expect_grep "$T/out" "class: other; no longer running" "recycled pid: not the task that trapped"
 expect_grep "$T/out" "qemu/123: 1 bus_lock" "bus lock trap counted"

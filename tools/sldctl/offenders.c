@@ -384,7 +384,7 @@ static void fix_with(struct offender *f, const char *opt, const char *val)
 
 #define CAVEAT_COMM \
 	"exempt_comm is forgeable: any local user can give a task this name " \
-	"(prctl PR_SET_NAME); see README, trust model"
+	"(prctl PR_SET_NAME); see sldctl(8), exempt"
 
 static bool emt_comm(const char *c)
 {
