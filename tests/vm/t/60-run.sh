@@ -114,6 +114,27 @@ check relieved "root in the system manager's run scope: relieved" "$out"
 out=$(in_cg "$(app 1000)/sld-run-t1.scope" sldrun tree 10 200)
 check penalised "root in uid 1000's scope: penalised (not its user@ path)" "$out"
 
+# ---- sldctl run here: the module's list decides who; no systemd, no scope ------
+mkdir -p /tmp/runu
+chmod 777 /tmp/runu
+sldctl_run() {	# sldctl_run UID ARGS...: "rc=N started=yes|no" and the message
+	rm -f /tmp/runu/started
+	_u=$1
+	shift
+	sldtest asuser "$_u" sh -c 'sldctl run "$@"; echo "rc=$?"' - "$@" 2> /tmp/runu/err |
+		tr '\n' ' '
+	[ -e /tmp/runu/started ] && echo started=yes || echo started=no
+}
+is "$(sldctl_run 1001 touch /tmp/runu/started)" "rc=2 started=no" "sldctl run as uid 1001 (not listed): exit 2, nothing started"
+like "$(cat /tmp/runu/err)" "uid 1001 is not allowed relief \(run_allow = 1000,@2000;" "sldctl run: the refusal names uid and list"
+is "$(sldctl_run 1001 --anyway touch /tmp/runu/started)" "rc=2 started=no" "not listed, --anyway: still refused"
+is "$(sldctl_run 1000 touch /tmp/runu/started)" "rc=2 started=no" "uid 1000 (listed), no systemd-run: exit 2, nothing started"
+like "$(cat /tmp/runu/err)" "no systemd-run on PATH" "sldctl run: says why relief cannot be set up"
+is "$(sldctl_run 1000 --anyway touch /tmp/runu/started)" "rc=0 started=yes" "uid 1000, --anyway: started without relief"
+like "$(cat /tmp/runu/err)" "warning: .* without relief \(--anyway\)" "--anyway: warned"
+is "$(sldctl_run 1000 /nonexistent)" "rc=2 started=no" "sldctl run: a command that does not exist: exit 2"
+is "$(cat $S/runs) $(ac tasks_live)" "none 0" "sldctl run refusals relieved nothing"
+
 # ---- a changed list releases a running run ---------------------------------------
 in_cg "$(app 1000)/sld-run-t1.scope" sldrun as 1000 1000 - sldrun tree 10 3000 > /dev/null &
 runpid=$!
@@ -129,4 +150,4 @@ wait_for 50 '[ "$(ac key_held)" = 0 ]'
 is "$(ac tasks_live) $(ac key_held)" "0 0" "run_allow empty, the run gone: no record, key not held"
 is "$(cat $S/hooks | grep -E '^task-(start|rename) ' | grep -vc ' armed')" 2 \
 	"run_allow empty: start and rename probes disarmed"
-rm -f /tmp/run.out /tmp/sgid-sldrun
+rm -rf /tmp/run.out /tmp/sgid-sldrun /tmp/runu
