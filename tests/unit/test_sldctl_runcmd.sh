@@ -84,6 +84,7 @@ is "$(test -e "$SDRUN_ARGS" && echo asked || echo not)" not "systemd-run never a
 # ---- CMD's options are CMD's ----------------------------------------------------------
 capture "$SLDCTL" run sh -c 'exit 3' --bogus
 expect_rc 3 "options after CMD go to CMD, its exit status is run's"
+# shellcheck disable=SC2016 # $0 is the inner sh's
 capture "$SLDCTL" run -- sh -c 'touch "$0"' "$STARTED"
 expect_rc 0 "-- before CMD"
 started yes "-- before CMD: started"
