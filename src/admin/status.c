@@ -20,6 +20,7 @@
 #include "exempt.h"
 #include "hooks.h"
 #include "hvwatch.h"
+#include "run.h"
 #include "status.h"
 #include "symbols.h"
 #include "task_sld.h"
@@ -111,6 +112,7 @@ static const struct status_item items[] = {
 	{ "ac", sld_ac_show },
 	{ "tasks", sld_tasks_show },
 	{ "exempt_pending", sld_exempt_pending_show },
+	{ "runs", sld_run_show },
 	{ "in_use", sld_task_in_use_show },
 	{ "hypervisors", sld_hv_show },
 	{ "vendor", sld_vendor_show },

@@ -10,6 +10,9 @@
  *                  (cgroup_match())
  *   exempt_proactive  N: an exempt task is protected from its first split
  *                  lock on; Y: from exec, before any split lock
+ *   run_allow      who may relieve a process tree with `sldctl run`: its
+ *                  tasks are matched by run.c (the design is there) and
+ *                  always protected ahead, exempt_proactive or not
  *
  * Both path kinds are checked as text by src/schema/entries.c, the same
  * code sldctl runs, so the two refuse the same entries in the same words.
@@ -76,6 +79,7 @@
 #include "glob.h"
 #include "hooks.h"
 #include "knobs.h"
+#include "run.h"
 #include "task_sld.h"
 
 /* Bounds: the knob schema (schema/knobs_table.h). */
@@ -144,6 +148,7 @@ struct path_rules {
 static struct sld_owner owner_comm = { .why = SLD_WHY_COMM };
 static struct sld_owner owner_path = { .why = SLD_WHY_PATH };
 static struct sld_owner owner_cgroup = { .why = SLD_WHY_CGROUP };
+static struct sld_owner owner_run = { .why = SLD_WHY_RUN };
 
 static struct sld_names __rcu *comms;
 static struct path_rules __rcu *paths;
@@ -287,7 +292,16 @@ static struct sld_owner *match(struct task_struct *t, const char **rule)
 	if (*rule)
 		return &owner_path;
 	*rule = cgroup_match(t);
-	return *rule ? &owner_cgroup : NULL;
+	if (*rule)
+		return &owner_cgroup;
+	*rule = sld_run_match(t);
+	return *rule ? &owner_run : NULL;
+}
+
+/* A match is protected ahead of a trap: always for a run, the user asked. */
+static bool ahead_ok(const struct sld_owner *o)
+{
+	return o == &owner_run || READ_ONCE(proactive);
 }
 
 /* Which rule kind exempts current, if any (NULL). Atomic context is fine. */
@@ -314,7 +328,7 @@ int sld_exempt_protect(bool ahead)
 
 	rcu_read_lock();
 	o = match(current, &rule);
-	if (o)
+	if (o && (!ahead || ahead_ok(o)))
 		err = sld_task_protect_as(o, rule, ahead);
 	rcu_read_unlock();
 	return err;
@@ -324,6 +338,12 @@ static bool exempt_any(void)
 {
 	return rcu_access_pointer(comms) || rcu_access_pointer(paths) ||
 	       rcu_access_pointer(cgroups);
+}
+
+/* Rules whose tasks are protected ahead of a trap. */
+static bool ahead_any(void)
+{
+	return (exempt_any() && READ_ONCE(proactive)) || sld_run_any();
 }
 
 /* ---- deciding at exec, thread start and rename (probes, current) ---------- */
@@ -338,7 +358,7 @@ static int exec_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct sld_owner *o = sld_exempt_match();
 
 	sld_task_exec(!!o);
-	if (o && READ_ONCE(proactive) && !sld_task_protected())
+	if (o && ahead_ok(o) && !sld_task_protected())
 		sld_exempt_protect(true);
 	return 0;
 }
@@ -353,7 +373,7 @@ static int exec_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
  */
 static void proactive_decide(void)
 {
-	if (!READ_ONCE(proactive) || (current->flags & SLD_PF_NOT_USER))
+	if (!ahead_any() || (current->flags & SLD_PF_NOT_USER))
 		return;
 	if (!sld_task_protected())
 		sld_exempt_protect(true);
@@ -407,7 +427,7 @@ static struct sld_hook hook_rename = {
  */
 static void update_hooks(void)
 {
-	bool want = sld_task_possible() && exempt_any() && READ_ONCE(proactive);
+	bool want = sld_task_possible() && ahead_any();
 
 	sld_hook_want(&hook_start, want);
 	sld_hook_want(&hook_rename, want);
@@ -436,6 +456,7 @@ void sld_exempt_init(void)
 	sld_task_need(&owner_comm, !!rcu_access_pointer(comms));
 	sld_task_need(&owner_path, !!rcu_access_pointer(paths));
 	sld_task_need(&owner_cgroup, !!rcu_access_pointer(cgroups));
+	sld_task_need(&owner_run, sld_run_any());
 	update_hooks();
 	sld_knobs_unlock();
 }
@@ -649,6 +670,24 @@ int sld_exempt_pending_show(char *buf, size_t size)
 	return n ? n : scnprintf(buf, size, "-\n");
 }
 
+/* ---- run_allow (the rest is run.c's) ------------------------------------- */
+
+static int run_allow_set(const char *val, const char **why)
+{
+	int err = sld_run_allow_set(val, why);
+
+	if (!err)
+		recheck(&owner_run, "run_allow", sld_run_any());
+	return err;
+}
+
+static struct sld_knob knob_run_allow = {
+	.schema = &sld_knob_schema[SLD_KN_RUN_ALLOW],
+	.set = run_allow_set, .show = sld_run_allow_show,
+	.free = sld_exempt_free,
+};
+SLD_KNOB(run_allow, knob_run_allow);
+
 /* ---- exempt_proactive ------------------------------------------------------ */
 
 static int proactive_set(const char *val, const char **why)
@@ -683,4 +722,5 @@ void sld_exempt_free(void)
 	RCU_INIT_POINTER(comms, NULL);
 	RCU_INIT_POINTER(paths, NULL);
 	RCU_INIT_POINTER(cgroups, NULL);
+	sld_run_free();
 }

@@ -11,12 +11,14 @@
 #include <linux/module.h>
 
 enum sld_why {			/* why a task is protected */
-	SLD_WHY_NONE, SLD_WHY_COMM, SLD_WHY_PATH, SLD_WHY_CGROUP, SLD_WHY_HV,
+	SLD_WHY_NONE, SLD_WHY_COMM, SLD_WHY_PATH, SLD_WHY_CGROUP, SLD_WHY_RUN,
+	SLD_WHY_HV,		/* last: arrays are sized SLD_WHY_HV + 1 */
 };
 
 /*
  * On whose behalf a task is protected: one per exemption rule kind
- * (exempt.c), one per watched hypervisor module (hvwatch.c). The owner
+ * (exempt.c), one for `sldctl run` scopes (run.c), one per watched
+ * hypervisor module (hvwatch.c). The owner
  * holds it in static storage, so a record may point at it for as long
  * as sld_compat is loaded, and passes it to sld_task_protect(). What
  * task_sld.c needs of it is here, as data: why (a hypervisor's records

@@ -63,6 +63,7 @@
 #include <linux/spinlock.h>
 #include <linux/stop_machine.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 
 #include "sld_compat.h"
@@ -87,7 +88,7 @@ atomic_long_t n_refused_cap, n_refused_growing;
 const char *const why_names[] = {
 	[SLD_WHY_NONE] = "released", [SLD_WHY_COMM] = "exempt-comm",
 	[SLD_WHY_PATH] = "exempt-path", [SLD_WHY_CGROUP] = "exempt-cgroup",
-	[SLD_WHY_HV] = "hypervisor",
+	[SLD_WHY_RUN] = "run", [SLD_WHY_HV] = "hypervisor",
 };
 
 /* ---- protect / release (current task, preemption off) --------------------------- */
@@ -175,7 +176,8 @@ static int refuse(enum refusal r)
  */
 static const char *const rule_knobs[] = {
 	[SLD_WHY_COMM] = "exempt_comm rule", [SLD_WHY_PATH] = "exempt_path rule",
-	[SLD_WHY_CGROUP] = "exempt_cgroup rule", [SLD_WHY_HV] = "hypervisor module",
+	[SLD_WHY_CGROUP] = "exempt_cgroup rule", [SLD_WHY_RUN] = "sldctl run",
+	[SLD_WHY_HV] = "hypervisor module",
 };
 static DEFINE_RATELIMIT_STATE(say_rs, DEFAULT_RATELIMIT_INTERVAL,
 			      DEFAULT_RATELIMIT_BURST);
@@ -202,6 +204,7 @@ static int revive(struct sld_task *t, enum sld_why why,
 {
 	unsigned long flags;
 
+	WRITE_ONCE(t->since, ktime_get_boottime_seconds());
 	if (hv) {
 		if (!become_hv(t, hv))
 			return refuse(REFUSE_CAP);
@@ -255,6 +258,7 @@ static int protect(struct sld_owner *o, const char *rule)
 	get_task_struct(current);
 	t->task = current;
 	t->pid = task_pid_nr(current);
+	t->since = ktime_get_boottime_seconds();
 	memcpy(t->comm, current->comm, TASK_COMM_LEN);
 	t->comm[TASK_COMM_LEN - 1] = '\0';
 	if (hv) {

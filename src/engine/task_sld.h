@@ -8,8 +8,10 @@
 #ifndef SLD_TASK_SLD_H
 #define SLD_TASK_SLD_H
 
+#include <linux/sched.h>
 #include <linux/types.h>
 
+#include "task_comm.h"
 #include "task_owner.h"
 
 /*
@@ -48,6 +50,18 @@ void sld_task_renamed(void);
 
 /* Sleepable: the owner's tasks lose protection; returns how many. */
 unsigned int sld_task_release(struct sld_owner *o);
+
+/* A protected task as sld_task_list() reports it. */
+struct sld_task_info {
+	struct task_struct *task;	/* referenced: put_task_struct() */
+	pid_t pid;
+	char comm[TASK_COMM_LEN];
+	time64_t since;			/* boot time, seconds */
+	unsigned long ac;		/* its split-lock traps while protected */
+};
+
+unsigned int sld_task_list(enum sld_why why, struct sld_task_info *out,
+			   unsigned int max);	/* sleepable */
 
 int sld_tasks_show(char *buf, size_t size);
 int sld_task_in_use_show(char *buf, size_t size);

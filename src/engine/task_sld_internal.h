@@ -27,6 +27,7 @@
 #include <linux/uidgid.h>
 #include <linux/workqueue.h>
 
+#include "task_comm.h"
 #include "task_owner.h"
 
 struct sld_task {
@@ -36,6 +37,7 @@ struct sld_task {
 	kuid_t uid;		/* counted for this uid (see admit()) */
 	pid_t pid;
 	char comm[TASK_COMM_LEN];
+	time64_t since;		/* protected since (boot time, seconds) */
 	enum sld_why why;
 	struct sld_owner *hv;	/* the hypervisor owner, or NULL */
 	bool running;
@@ -65,9 +67,6 @@ DECLARE_PER_CPU(struct sld_task *, handed);
 extern struct preempt_ops task_ops;
 void start_running(struct sld_task *t);
 struct sld_task *find_current(void);
-/* An escaped task name, comm_escape(): \xNN for each byte at most. */
-#define COMM_ESC_LEN	(4 * (TASK_COMM_LEN - 1) + 1)
-void comm_escape(char dst[COMM_ESC_LEN], const char *comm);
 
 /* task_pool.c */
 #define CHUNK_SHIFT	7

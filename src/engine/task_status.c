@@ -8,6 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/sched/task.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
@@ -57,6 +58,37 @@ int sld_tasks_show(char *buf, size_t size)
 			       live() - shown);
 	if (!shown && !live())
 		n += scnprintf(buf + n, size - n, "none\n");
+	return n;
+}
+
+/*
+ * The live records protected for why, at most max, each with a reference
+ * on its task that the caller drops (put_task_struct()). Sleepable: a
+ * status file groups them (run.c's runs).
+ */
+unsigned int sld_task_list(enum sld_why why, struct sld_task_info *out,
+			   unsigned int max)
+{
+	unsigned int id, n = 0;
+	unsigned long flags;
+
+	for (id = 0; id < capacity() && n < max; id++) {
+		struct sld_task *t = rec(id);
+		struct sld_task_info *i = &out[n];
+
+		raw_spin_lock_irqsave(&pool_lock, flags);
+		if (t->used && !t->detached && READ_ONCE(t->why) == why) {
+			/* The record holds a reference while used. */
+			get_task_struct(t->task);
+			i->task = t->task;
+			i->pid = t->pid;
+			memcpy(i->comm, t->comm, TASK_COMM_LEN);
+			i->since = t->since;
+			i->ac = t->ac_user + t->ac_guest;
+			n++;
+		}
+		raw_spin_unlock_irqrestore(&pool_lock, flags);
+	}
 	return n;
 }
 
@@ -151,7 +183,7 @@ int sld_task_counters_show(char *buf, size_t size)
 	return scnprintf(buf, size,
 			 "tasks_live %u\ntasks_exempt %u\ntasks_pinning %d\ntasks_protected %ld\ntasks_exited %ld\ntasks_exec_dropped %ld\ntasks_detached %ld\n"
 			 "tasks_proactive %ld\n"
-			 "tasks_protected_comm %ld\ntasks_protected_path %ld\ntasks_protected_cgroup %ld\ntasks_protected_hypervisor %ld\n"
+			 "tasks_protected_comm %ld\ntasks_protected_path %ld\ntasks_protected_cgroup %ld\ntasks_protected_run %ld\ntasks_protected_hypervisor %ld\n"
 			 "tasks_refused %ld\ntasks_refused_off %ld\ntasks_refused_full %ld\ntasks_refused_cap %ld\ntasks_refused_growing %ld\n"
 			 "tasks_max %u\ntasks_per_uid %u\ntasks_capacity %u\ntasks_record_bytes %zu\ntasks_grow_failed %ld\n"
 			 "key_held %d\nready %d\nsched_calls %lu\nsched_handovers %lu\n",
@@ -164,6 +196,7 @@ int sld_task_counters_show(char *buf, size_t size)
 			 atomic_long_read(&n_by_why[SLD_WHY_COMM]),
 			 atomic_long_read(&n_by_why[SLD_WHY_PATH]),
 			 atomic_long_read(&n_by_why[SLD_WHY_CGROUP]),
+			 atomic_long_read(&n_by_why[SLD_WHY_RUN]),
 			 atomic_long_read(&n_by_why[SLD_WHY_HV]),
 			 off + full + cap + growing, off, full, cap, growing,
 			 max_tasks(), per_uid(), capacity(),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The one checker of exempt_path and exempt_cgroup entries (entries.h).
+ * The one checker of exempt_path, exempt_cgroup and run_allow entries
+ * (entries.h).
  * The reasons are fixed strings: the module prints them in dmesg, sldctl
  * after the entry it quotes.
  */
@@ -69,4 +70,24 @@ const char *sld_entry_check(const char *s, bool cgroup)
 		return cgroup ? "the root cgroup '/' would exempt every task" :
 				"'/' is not an executable";
 	return components_check(s);
+}
+
+const char *sld_id_check(const char *s)
+{
+	const char *d = s + (*s == '@');
+	unsigned long long v = 0;
+	size_t i;
+
+	if (!*d)
+		return "empty entry (a uid, or @ and a gid)";
+	for (i = 0; d[i]; i++) {
+		if (d[i] < '0' || d[i] > '9')
+			return "not a number (a uid, or @ and a gid; sldctl apply resolves names)";
+		if (i >= 10)
+			return "id out of range (at most 4294967294)";
+		v = v * 10 + (unsigned int)(d[i] - '0');
+	}
+	if (d[0] == '0' && d[1])
+		return "leading zero in id";
+	return v > 4294967294ULL ? "id out of range (at most 4294967294)" : NULL;
 }

@@ -24,4 +24,11 @@
  */
 const char *sld_entry_check(const char *s, bool cgroup);
 
+/*
+ * NULL when s is a run_allow entry, else why not: a uid ("1000") or a gid
+ * ("@60"), decimal without sign or leading zero, below 4294967295 (-1,
+ * the kernel's "no id"). Names are sldctl's to resolve (apply).
+ */
+const char *sld_id_check(const char *s);
+
 #endif /* SLD_ENTRIES_H */

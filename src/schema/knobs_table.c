@@ -64,6 +64,8 @@ const struct sld_knob_schema sld_knob_schema[SLD_KN_COUNT] = {
 					 SLD_PATH_LIST_MAX, SLD_PATH_LEN),
 	[SLD_KN_EXEMPT_CGROUP] = LIST_KNOB(exempt_cgroup, SLD_KE_CGROUP,
 					   SLD_CGROUP_LIST_MAX, SLD_PATH_LEN),
+	[SLD_KN_RUN_ALLOW] = LIST_KNOB(run_allow, SLD_KE_ID,
+				       SLD_RUN_ALLOW_MAX, SLD_ID_LEN),
 };
 
 const struct sld_knob_schema *sld_knob_schema_find(const char *name)

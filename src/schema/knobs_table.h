@@ -24,12 +24,14 @@
 #define SLD_COMM_LEN		15	/* TASK_COMM_LEN - 1: characters to match */
 #define SLD_COMM_PATTERN_LEN	31	/* an exempt_comm entry: stars, escapes */
 #define SLD_PATH_LEN		255	/* exempt_path, exempt_cgroup */
+#define SLD_ID_LEN		11	/* run_allow: '@' and 10 digits */
 
 /* Entries per list. */
 #define SLD_MODULE_LIST_MAX	64	/* safe_modules, hypervisor_modules */
 #define SLD_COMM_LIST_MAX	32
 #define SLD_PATH_LIST_MAX	16
 #define SLD_CGROUP_LIST_MAX	16
+#define SLD_RUN_ALLOW_MAX	32
 #define SLD_LIST_MAX_ANY	64	/* the largest of the above */
 
 /* Numeric ranges. */
@@ -72,6 +74,8 @@ extern const char *const sld_trust_values[SLD_TRUST_NVALUES];
 	"Comma list of absolute executable paths (resolved when written) exempted like exempt_comm"
 #define SLD_KNOB_HELP_exempt_cgroup \
 	"Comma list of cgroup v2 paths (e.g. /sld.slice/game) whose tasks are exempted like exempt_comm"
+#define SLD_KNOB_HELP_run_allow \
+	"Comma list of uids and @gids who may relieve their own process trees with sldctl run (root too, once set); - clears"
 
 /* Index into sld_knob_schema[]; scalars first, in the order tools list them. */
 enum sld_knob_id {
@@ -87,6 +91,7 @@ enum sld_knob_id {
 	SLD_KN_EXEMPT_COMM,
 	SLD_KN_EXEMPT_PATH,
 	SLD_KN_EXEMPT_CGROUP,
+	SLD_KN_RUN_ALLOW,
 	SLD_KN_COUNT
 };
 
@@ -107,6 +112,7 @@ enum sld_entry_kind {
 	SLD_KE_COMM,	/* a task name */
 	SLD_KE_PATH,	/* absolute, no empty, . or .. component */
 	SLD_KE_CGROUP,	/* as a path, below the cgroup2 root, not "/" */
+	SLD_KE_ID,	/* a uid "1000" or a gid "@60", decimal */
 };
 
 struct sld_knob_schema {

@@ -41,6 +41,9 @@
 #   source  make install from a checkout (in the root, for its kernel);
 #           boot: a's checks; make uninstall in the booted system, reboot:
 #           nothing left, no failed unit
+#   run     issue #30: gamer (in games) and other, lingering user managers,
+#           run_allow = @games: `sldctl run` relieves gamer's tree (and under
+#           gamemoderun), not other's (tests/system/s-run.sh)
 #   rules   a, b, c, h: both packages and the shipped libvirt example
 #           enabled before the first boot: the exempt_cgroup rule for the
 #           absent machine.slice applied and pending, a task in a new scope
@@ -59,8 +62,8 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 self=$top/tests/system/system.sh
-rel=${1:?usage: system.sh trixie|bookworm pkg|tools|module|source|rules}
-scen=${2:?usage: system.sh trixie|bookworm pkg|tools|module|source|rules}
+rel=${1:?usage: system.sh trixie|bookworm pkg|tools|module|source|rules|run}
+scen=${2:?usage: system.sh trixie|bookworm pkg|tools|module|source|rules|run}
 [ -f "$top/tests/system/s-$scen.sh" ] || { echo "system.sh: no scenario $scen" >&2; exit 2; }
 case $rel in trixie|bookworm) ;; *) echo "system.sh: no release $rel" >&2; exit 2 ;; esac
 

@@ -137,6 +137,7 @@ static void make_loaded(void)
 	put(S "support", "full\n");
 	put(S "ac", "ac_user_handled 2\nac_guest_handled 0\ntasks_live 1\ntasks_exempt 0\n");
 	put(S "tasks", "1234 vmware-vmx why=hypervisor hv=vmmon cpu=1 running=1 switches=9 ac_user=2 ac_guest=0\n");
+	put(S "runs", "1000 game scope=sld-run-game-42.scope since=120 tasks=3 ac=0\n");
 	put(S "hypervisors", "vmmon state=hooked via=profile entry=Vmx86_RunVM tasks=1 ac_user=2 ac_guest=0\n");
 	put("proc/sld_compat_account", "cpu0 core=0.0 hold=0 task=0 bracket=0 sld=on toggles_off=0 toggles_on=0 msr_writes=0 msr_skipped=3 reasserts=0 brackets=0\ncpu1 core=0.1 hold=1 task=1 bracket=0 sld=off toggles_off=1 toggles_on=0 msr_writes=1 msr_skipped=0 reasserts=0 brackets=0\n");
 	put("proc/sld_compat_modules", "vmmon hypervisor known-hypervisor vmx=3 svm=0 cr=2 dr=0 first=vmxon@.text+0x10 guest_calls=0 scan_us=40 atomic_ns=900 flags=sections,init-scanned,modinfo,watched,loaded\n");

@@ -44,6 +44,9 @@ static char *entry_of(const struct sld_knob_schema *d, size_t len, int seq)
 	/* A task-name pattern matches at most 15 characters: stars fill up. */
 	for (i = SLD_COMM_LEN - 2; d->entry == SLD_KE_COMM && i + 2 < len; i++)
 		s[i] = '*';
+	/* A gid: '@' and digits, below 4294967295 with any two last ones. */
+	for (i = 0; d->entry == SLD_KE_ID && i < len; i++)
+		s[i] = i ? "42949671000"[(i - 1) % 11] : '@';
 	s[len] = '\0';
 	/* Distinct entries: the last two bytes carry seq. */
 	if (len >= 3) {

@@ -211,7 +211,7 @@ expect_grep "$T/out" "support: full" "status: what the machine supports"
 expect_grep "$T/out" "degraded: none" "status: nothing degraded"
 expect_grep "$T/out" "cpu: split_lock_detect yes, bus_lock_detect no" "status: CPU flags from the first flags line"
 expect_grep "$T/out" "kernel: split-lock mode warn (from sld_compat), split_lock_mitigate 1" "status: the kernel's mode and mitigate"
-expect_grep "$T/out" "protected tasks: 4 (hypervisor 1, comm 1, path 0, cgroup 0, 2 not listed)" \
+expect_grep "$T/out" "protected tasks: 4 (hypervisor 1, comm 1, path 0, cgroup 0, sldctl run 0, 2 not listed)" \
 	"status: tasks protected now, by rule"
 expect_grep "$T/out" "  fx_hv: hypervisor (vmx-text), hooked via learned, entry fx_hv_ioctl, 1 task, #AC user 7034 guest 7035" \
 	"status: the hypervisor loaded, its verdict and watch"

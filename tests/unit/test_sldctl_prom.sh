@@ -40,10 +40,11 @@ make_tree() {
 	echo Y > "$R/sys/module/sld_compat/parameters/enabled"
 	echo 0.1.0 > "$S/version"
 	echo warn > "$S/sld_mode"
-	printf 'ac_user_handled 3\nac_guest_handled 1\nac_user_passed 0\nac_guest_passed 0\nac_not_protected 2\nac_sld_cleared 0\nac_handed_back 0\ntasks_live 3\ntasks_exempt 1\ntasks_pinning 1\ntasks_protected 5\ntasks_exited 2\ntasks_refused 0\nsched_calls 100\nsched_handovers 7\n' > "$S/ac"
+	printf 'ac_user_handled 3\nac_guest_handled 1\nac_user_passed 0\nac_guest_passed 0\nac_not_protected 2\nac_sld_cleared 0\nac_handed_back 0\ntasks_live 3\ntasks_exempt 1\ntasks_pinning 1\ntasks_protected 5\ntasks_protected_run 4\ntasks_exited 2\ntasks_refused 0\nsched_calls 100\nsched_handovers 7\n' > "$S/ac"
 	printf 'vmmon state=watching via=profile entry=Vmx86_RunVM tasks=2 ac_user=4 ac_guest=1\nbad"hv\\ state=armed via=- entry=- tasks=0 ac_user=0 ac_guest=0\n' > "$S/hypervisors"
 	printf '12 CPU 1/KVM why=exempt hv=- cpu=0 running=1 switches=3 ac_user=0 ac_guest=1\n13 vmware-vmx why=hypervisor hv=vmmon cpu=1 running=0 switches=3 ac_user=0 ac_guest=1\n14 vmware-vmx why=hypervisor hv=vmmon cpu=1 running=0 switches=1 ac_user=0 ac_guest=0\n... 3 more\n' > "$S/tasks"
 	echo 1 > "$S/disable_count"
+	printf '1000 game scope=sld-run-game-42.scope since=120 tasks=3 ac=0\n0 x scope=sld-run-x-7.scope since=9 tasks=1 ac=2\n... 1 more task(s)\n' > "$S/runs"
 	printf 'processor\t: 0\nflags\t\t: fpu split_lock_detect\n' > "$R/proc/cpuinfo"
 	printf 'cpu0 core=0.0 hold=0 task=0 bracket=0 sld=on toggles_off=4 toggles_on=3 msr_writes=7 msr_skipped=0 reasserts=1 brackets=2\ncpu1 core=0.1 hold=0 task=0 bracket=0 sld=on toggles_off=1 toggles_on=1 msr_writes=2 msr_skipped=0 reasserts=0 brackets=0\n' > "$R/proc/sld_compat_account"
 	printf 'vmmon hypervisor vmx-text vmx=12 svm=0 cr=1 dr=0 first=x@0x10 guest_calls=9 scan_us=10 atomic_ns=5 flags=sections,loaded\n' > "$R/proc/sld_compat_modules"
@@ -75,6 +76,9 @@ for want in \
 	'sld_compat_module_info{module="vmmon",verdict="hypervisor",reason="vmx-text"} 1' \
 	'sld_compat_module_guest_calls_total{module="vmmon"} 9' \
 	'sld_compat_sld_disable_holders 1' \
+	'sld_compat_task_events_total{event="protected_run"} 4' \
+	'# TYPE sld_compat_runs gauge' \
+	'sld_compat_runs 2' \
 	'sld_compat_offenders_log_readable 1' \
 	'sld_compat_offender_tasks{class="kvm-vcpu"} 2' \
 	'sld_compat_offender_tasks{class="virtualbox-emt"} 1' \

@@ -487,7 +487,8 @@ static void test_status_loaded(void **state)
 	assert_non_null(strstr(r.out, "kernel: split-lock mode warn (from sld_compat),"));
 	assert_non_null(strstr(r.out, "sld_compat mode: on_hypervisor=protect enabled=Y\n"));
 	assert_non_null(strstr(r.out, ", split_lock_mitigate 1\n"));
-	assert_non_null(strstr(r.out, "protected tasks: 1 (hypervisor 1, comm 0, path 0, cgroup 0)\n"));
+	assert_non_null(strstr(r.out, "protected tasks: 1 (hypervisor 1, comm 0, path 0, cgroup 0, sldctl run 0)\n"));
+	assert_non_null(strstr(r.out, "sldctl runs (uid, command, scope, since boot+seconds, tasks now, traps relieved): 1000 game scope=sld-run-game-42.scope since=120 tasks=3 ac=0\n"));
 	assert_non_null(strstr(r.out, "hypervisors:\n  vmmon: hypervisor (known-hypervisor), hooked via profile, entry Vmx86_RunVM, 1 task, #AC user 2 guest 0\n"));
 	assert_non_null(strstr(r.out, "#AC handled: 2 user, 0 guest\n"));
 	assert_non_null(strstr(r.out, "  exempt_comm: game\n"));

@@ -30,6 +30,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -39,6 +40,7 @@
 #include "json.h"
 #include "knob.h"
 #include "named_modules.h"
+#include "run_allow.h"
 #include "sldctl.h"
 #include "util.h"
 
@@ -46,6 +48,8 @@
 
 static int apply_write(const struct conf_entry *e, const char *params,
 		       bool loaded, bool dry_run);
+static int apply_value(const struct conf_entry *e, const char *path,
+		       bool dry_run);
 
 /* One result line, or one object of the JSON "knobs" array. */
 static void said(struct json *j, const struct conf_entry *e, const char *result)
@@ -81,7 +85,6 @@ static int apply_write(const struct conf_entry *e, const char *params,
 {
 	char path[4096 + CONF_KEY_MAX + 2];
 	struct stat st;
-	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", params, e->key);
 	if (!loaded)
@@ -100,9 +103,31 @@ static int apply_write(const struct conf_entry *e, const char *params,
 			e->file, e->line, e->key, path);
 		return SLDCTL_EXIT_FOUND;
 	}
-	if (dry_run)
-		return SLDCTL_EXIT_OK;
-	err = -sldctl_write_value(path, e->value);
+	return apply_value(e, path, dry_run);
+}
+
+/*
+ * The value the module takes: run_allow's user and group names become
+ * the ids the module compares (a name the system does not know is the
+ * line's error); every other knob's as written.
+ */
+static int apply_value(const struct conf_entry *e, const char *path,
+		       bool dry_run)
+{
+	char why[256], *ids = NULL;
+	const char *value = e->value;
+	int err;
+
+	if (!strcmp(e->key, "run_allow")) {
+		if (run_allow_resolve(e->value, &ids, why, sizeof(why))) {
+			fprintf(stderr, "%s:%u: sld_compat.run_allow: %s\n",
+				e->file, e->line, why);
+			return SLDCTL_EXIT_FOUND;
+		}
+		value = ids;
+	}
+	err = dry_run ? 0 : -sldctl_write_value(path, value);
+	free(ids);
 	if (!err)
 		return SLDCTL_EXIT_OK;
 	if (err == EINVAL)

@@ -52,6 +52,8 @@ static void build(const struct cli *c, struct option *lo, char *so)
 {
 	int i, n = nopts(c), k = 0;
 
+	if (c->in_order)
+		so[k++] = '+';	/* stop at the first operand, no permuting */
 	so[k++] = ':';		/* report a missing argument as ':' */
 	so[k++] = 'h';
 	for (i = 0; i < n; i++) {
@@ -117,7 +119,7 @@ static int bad_option(struct cli *c, char **argv, int ch)
 int cli_parse(struct cli *c, int argc, char **argv)
 {
 	struct option lo[CLI_MAX_OPTS + 3];
-	char so[2 * CLI_MAX_OPTS + 4];
+	char so[2 * CLI_MAX_OPTS + 5];
 	int ch, id;
 
 	c->json = false;

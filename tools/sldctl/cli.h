@@ -35,6 +35,7 @@ struct cli {
 	const struct cli_opt *opts;	/* NULL-terminated by name, may be NULL */
 	int min_args, max_args;	/* operands; max -1: any number */
 	const char *missing;	/* message for too few operands, or NULL */
+	bool in_order;		/* options end at the first operand (run CMD) */
 	/* results */
 	bool json;
 	struct cli_val val[CLI_MAX_OPTS];

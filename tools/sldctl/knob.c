@@ -47,6 +47,8 @@ const char *knob_entry_what(const struct sld_knob_schema *d)
 		return "absolute path";
 	case SLD_KE_CGROUP:
 		return "cgroup path";
+	case SLD_KE_ID:
+		return "uid or @gid";
 	case SLD_KE_NONE:
 		break;
 	}
@@ -150,6 +152,14 @@ int knob_check_cgroup(char *v, char *why, size_t n)
 	return bad ? why_set(why, n, "%s", bad) : 0;
 }
 
+/* run_allow entries: the module's own checker, as for paths. */
+int knob_check_id(char *v, char *why, size_t n)
+{
+	const char *bad = sld_id_check(v);
+
+	return bad ? why_set(why, n, "%s", bad) : 0;
+}
+
 int knob_check_exists(const struct sld_knob_schema *d, const char *v,
 		      char *why, size_t n)
 {
@@ -234,6 +244,8 @@ static int check_entry(const struct sld_knob_schema *d, char *v, char *why,
 		return knob_check_path(v, why, n);
 	case SLD_KE_CGROUP:
 		return knob_check_cgroup(v, why, n);
+	case SLD_KE_ID:
+		return knob_check_id(v, why, n);
 	case SLD_KE_NONE:
 		break;
 	}

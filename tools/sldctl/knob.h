@@ -46,6 +46,7 @@ int knob_check_module(char *v, char *why, size_t n);
 int knob_check_comm(char *v, char *why, size_t n);
 int knob_check_path(char *v, char *why, size_t n);
 int knob_check_cgroup(char *v, char *why, size_t n);
+int knob_check_id(char *v, char *why, size_t n);
 int knob_check_bool(char *v, char *why, size_t n);	/* -> "Y"/"N" */
 int knob_check_verbose(char *v, char *why, size_t n);
 int knob_check_policy(char *v, char *why, size_t n);

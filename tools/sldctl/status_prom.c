@@ -157,6 +157,7 @@ static const struct ac_map task_events[] = {
 	{ "tasks_exec_dropped", "task_events_total", "exec_dropped", NULL },
 	{ "tasks_detached", "task_events_total", "detached", NULL },
 	{ "tasks_proactive", "task_events_total", "proactive", NULL },
+	{ "tasks_protected_run", "task_events_total", "protected_run", NULL },
 	{ "tasks_refused_off", "task_events_total", "refused_off", NULL },
 	{ "tasks_refused_full", "task_events_total", "refused_full", NULL },
 	{ "tasks_refused_cap", "task_events_total", "refused_cap", NULL },
@@ -375,6 +376,27 @@ static void prom_tasks(const char *text)
 	free(c);
 }
 
+/* ---- runs: "UID COMM scope=NAME ...", "none", or "... N more task(s)" */
+
+static void run_line(const char *l, size_t len, void *ctx)
+{
+	size_t vl;
+
+	if (status_kv(l, len, "scope", &vl))
+		(*(unsigned long long *)ctx)++;
+}
+
+static void prom_runs(const char *text)
+{
+	unsigned long long n = 0;
+
+	if (!text)
+		return;
+	each_line(text, run_line, &n);
+	head("runs", "gauge", "sldctl runs with relieved tasks now (their scopes).");
+	sample("runs", NULL, NULL, NULL, 0, n);
+}
+
 /* ---- account: "cpuN ... toggles_off=N toggles_on=N msr_writes=N ..." */
 
 struct acct_field {
@@ -543,6 +565,7 @@ void status_prom(const struct prom_in *in)
 		prom_ac(in->ac);
 		prom_hv(in->hypervisors);
 		prom_tasks(in->tasks);
+		prom_runs(in->runs);
 		prom_account(in->account);
 		prom_modules(in->modules);
 		prom_scalar("sld_disable_holders",

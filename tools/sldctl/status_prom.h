@@ -13,7 +13,7 @@ struct prom_in {
 	bool loaded;
 	unsigned int errors;	/* files that could not be read */
 	/* status files as read, NULL when absent or unreadable */
-	const char *version, *sld_mode, *ac, *hypervisors, *tasks;
+	const char *version, *sld_mode, *ac, *hypervisors, *tasks, *runs;
 	const char *disable_count;
 	const char *account, *modules;	/* /proc/sld_compat_{account,modules} */
 };

@@ -36,7 +36,7 @@ static const char *const known_files[] = {
 	"version", "support", "sld_mode", "split_lock_mitigate",
 	"cpu_split_lock_detect", "cpu_bus_lock_detect", "kernel_code",
 	"hooks", "degraded", "ac", "tasks", "in_use", "hypervisors",
-	"vendor", "disable_count", "exempt_pending",
+	"vendor", "disable_count", "exempt_pending", "runs",
 	"status",	/* all of the above again */
 };
 
@@ -71,6 +71,7 @@ static const struct group {
 		{ "tasks_protected_comm", "by comm" },
 		{ "tasks_protected_path", "by path" },
 		{ "tasks_protected_cgroup", "by cgroup" },
+		{ "tasks_protected_run", "by sldctl run" },
 		{ "tasks_proactive", "proactive" },
 		{ "tasks_exited", "exited" },
 		{ "tasks_exec_dropped", "dropped at exec" },
@@ -330,12 +331,25 @@ static void put_pending(const char *pending)
 			   pending);
 }
 
+/*
+ * Each `sldctl run` with relieved tasks (the module's runs file: "UID
+ * COMM scope=NAME since=SECONDS tasks=N ac=N"): said only when there is
+ * one.
+ */
+static void put_runs(const char *runs)
+{
+	if (runs && strcmp(runs, "none"))
+		put_titled("sldctl runs (uid, command, scope, since boot+seconds, tasks now, traps relieved)",
+			   runs);
+}
+
 /* Protected tasks now, and by which rule (the tasks file's why=). */
 static void put_protected(const char *ac, const char *tasks)
 {
 	static const struct { const char *why, *label; } rules[] = {
 		{ "hypervisor", "hypervisor" }, { "exempt-comm", "comm" },
 		{ "exempt-path", "path" }, { "exempt-cgroup", "cgroup" },
+		{ "run", "sldctl run" },
 	};
 	unsigned long n[ARRAY_SIZE(rules)] = { 0 };
 	unsigned long other = 0, unlisted = 0;
@@ -520,6 +534,7 @@ static void put_summary(const struct host *h,
 	put_host(h);
 	put_protected(ac, status_find(status, "tasks"));
 	put_pending(status_find(status, "exempt_pending"));
+	put_runs(status_find(status, "runs"));
 	put_hypervisors(status_find(procs, "sld_compat_modules"),
 			status_find(status, "hypervisors"), verbose);
 	printf("#AC handled: ");

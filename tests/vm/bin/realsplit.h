@@ -80,7 +80,7 @@ static double real_split_locks(unsigned long n, unsigned long gap_us,
  * fixture's calls are: "handled=H sigbus=S mean_us=M mean_ns=M real=1"
  * (H: the locks that completed; M: the lock alone).
  */
-static int real_split_report(unsigned long n)
+static inline int real_split_report(unsigned long n)
 {
 	unsigned long done;
 	int sigbus;
