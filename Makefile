@@ -118,10 +118,11 @@ check-stress: deps vmbin
 # on CPU_IBT_KVER and a kernel split lock's on the first of CPU_KVERS
 # (tests/qemu/crash.sh); then the bus-lock #DB trap (t-cpu/70-buslock.sh)
 # on each of CPU_BLD_KVERS: the Intel model in split_lock_detect=ratelimit:1,
-# the AMD model and the AMD model in ratelimit:1. CPU_BLD_KVERS:
-# CPU_BLD_KVER (6.12: no AMD bus-lock support, its absence shown) and,
-# once tests/vm/sid.sh has cached it, Debian unstable's newest kernel
-# (7.x: the kernel's own AMD bus-lock #DB).
+# the AMD model (with t-cpu/75-svmguest.sh: a real SVM guest under the
+# host's bit) and the AMD model in ratelimit:1. CPU_BLD_KVERS: CPU_BLD_KVER
+# (6.12: no AMD bus-lock support, its absence shown) and, once
+# tests/vm/sid.sh has cached it, Debian unstable's newest kernel (7.x:
+# the kernel's own AMD bus-lock #DB).
 CPU_KVERS ?= $(KVERS)
 CPU_SMT_KVERS ?= $(firstword $(CPU_KVERS))
 CPU_IBT_KVER ?= $(KVER_612)
@@ -146,7 +147,7 @@ cpu-check: deps vmbin
 		VM_CPU=enforcing VM_T=tests/vm/t-cpu VM_ONLY=70 \
 			VM_APPEND=split_lock_detect=ratelimit:1 VM_OUT=build/vm-enforcing/ratelimit \
 			bash tests/vm/vm.sh $$k check; \
-		VM_CPU=enforcing-amd VM_T=tests/vm/t-cpu VM_ONLY=70 \
+		VM_CPU=enforcing-amd VM_T=tests/vm/t-cpu VM_ONLY="70 75" \
 			bash tests/vm/vm.sh $$k check; \
 		VM_CPU=enforcing-amd VM_T=tests/vm/t-cpu VM_ONLY=70 \
 			VM_APPEND=split_lock_detect=ratelimit:1 VM_OUT=build/vm-enforcing-amd/ratelimit \
