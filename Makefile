@@ -118,8 +118,9 @@ check-stress: deps vmbin
 # on CPU_IBT_KVER and a kernel split lock's on the first of CPU_KVERS
 # (tests/qemu/crash.sh); then the bus-lock #DB trap (t-cpu/70-buslock.sh)
 # on each of CPU_BLD_KVERS: the Intel model in split_lock_detect=ratelimit:1,
-# the AMD model (with t-cpu/75-svmguest.sh: a real SVM guest under the
-# host's bit) and the AMD model in ratelimit:1. CPU_BLD_KVERS: CPU_BLD_KVER
+# the AMD model (with t-cpu/75-svmguest.sh and 76-kvmguest.sh: a real SVM
+# guest under the host's bit, in fx_svmhv and in kvm_amd) and the AMD
+# model in ratelimit:1. CPU_BLD_KVERS: CPU_BLD_KVER
 # (6.12: no AMD bus-lock support, its absence shown) and, once
 # tests/vm/sid.sh has cached it, Debian unstable's newest kernel (7.x:
 # the kernel's own AMD bus-lock #DB).
@@ -147,7 +148,7 @@ cpu-check: deps vmbin
 		VM_CPU=enforcing VM_T=tests/vm/t-cpu VM_ONLY=70 \
 			VM_APPEND=split_lock_detect=ratelimit:1 VM_OUT=build/vm-enforcing/ratelimit \
 			bash tests/vm/vm.sh $$k check; \
-		VM_CPU=enforcing-amd VM_T=tests/vm/t-cpu VM_ONLY="70 75" \
+		VM_CPU=enforcing-amd VM_T=tests/vm/t-cpu VM_ONLY="70 75 76" \
 			bash tests/vm/vm.sh $$k check; \
 		VM_CPU=enforcing-amd VM_T=tests/vm/t-cpu VM_ONLY=70 \
 			VM_APPEND=split_lock_detect=ratelimit:1 VM_OUT=build/vm-enforcing-amd/ratelimit \
