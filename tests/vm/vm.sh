@@ -239,7 +239,7 @@ fi
 if [ -z "${SLD_KO:-}" ] && [ -d "$top/build/fixtures/$kver" ]; then
 	find "$top/build/fixtures/$kver" -name '*.ko' -exec cp {} "$root/mod/" \;
 fi
-for m in irqbypass kvm kvm-intel kvm-amd msr; do copy_kmod "$m" "$root/kmod"; done
+for m in irqbypass kvm kvm-intel kvm-amd ccp msr; do copy_kmod "$m" "$root/kmod"; done
 # The msr driver is how the guest reads MSR_TEST_CTRL (cpu-proof.sh,
 # lib.sh msr_matches): a boot without it would prove less than it says.
 if [ ! -f "$root/kmod/msr.ko" ] && ! grep -qx 'CONFIG_X86_MSR=y' "$kroot/boot/config-$kver"; then

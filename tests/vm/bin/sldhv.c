@@ -53,6 +53,14 @@
  *                                 split lock, until STOPFILE exists; prints
  *                                 one letter per RUN: H handled, B SIGBUS,
  *                                 E another error (one task throughout)
+ *   sldhv svmrun N [intercept] [switch]
+ *                                 one FX_SVM_RUN of /dev/fx_svmhv: a real
+ *                                 SVM guest doing N split locks at CPL 3
+ *                                 (intercept: the hypervisor intercepts
+ *                                 #DB; switch: it clears DEBUGCTL around
+ *                                 VMRUN); prints "rc=R exits=E db_exits=X
+ *                                 db_delivered=D guest_db=G counter=C
+ *                                 dr6=0x.. debugctl=0x.. cpu=C exit=0x.."
  *   sldhv cat FILE                print FILE (as this task, e.g. when
  *                                 started under an exempt name)
  *   sldhv pingpong N [DEV [one]]  two threads on CPU 0 pass a byte N times
@@ -98,7 +106,7 @@ static void on_sigbus(int sig)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldhv oncpu|run|runs|nop|runread|pair|forkrun|swarm|loop|migrate|ioctlcost|pingpong|park ... (see source)\n");
+	fprintf(stderr, "usage: sldhv oncpu|run|runs|svmrun|nop|runread|pair|forkrun|swarm|loop|migrate|ioctlcost|pingpong|park ... (see source)\n");
 	return 2;
 }
 
@@ -183,6 +191,32 @@ static int cmd_run(int argc, char **argv)
 	printf("rc=%s handled=%d cpu=%u sigbus=%d us=%.0f\n",
 	       rc ? strerrorname_np(-rc) : "0", r.handled, r.cpu,
 	       (int)sigbus_seen, now_us() - t0);
+	return 0;
+}
+
+static int cmd_svmrun(int argc, char **argv)
+{
+	struct fx_svm_run r = { 0 };
+	int fd, i, rc;
+
+	if (argc < 3 || argc > 5)
+		return usage();
+	r.split_locks = num(argv[2]);
+	for (i = 3; i < argc; i++) {
+		if (!strcmp(argv[i], "intercept"))
+			r.flags |= FX_SVM_INTERCEPT_DB;
+		else if (!strcmp(argv[i], "switch"))
+			r.flags |= FX_SVM_SWITCH_DEBUGCTL;
+		else
+			return usage();
+	}
+	fd = open_dev("fx_svmhv");
+	rc = ioctl(fd, FX_SVM_RUN, &r) ? errno : 0;
+	printf("rc=%s exits=%u db_exits=%u db_delivered=%u guest_db=%u counter=%u dr6=0x%llx debugctl=0x%llx cpu=%u exit=0x%x\n",
+	       rc ? strerrorname_np(rc) : "0", r.exits, r.db_exits,
+	       r.db_delivered, r.guest_db, r.counter,
+	       (unsigned long long)r.dr6, (unsigned long long)r.debugctl,
+	       r.cpu, r.exit_code);
 	return 0;
 }
 
@@ -677,6 +711,8 @@ int main(int argc, char **argv)
 		cat(argv[2]);
 		return 0;
 	}
+	if (!strcmp(argv[1], "svmrun"))
+		return cmd_svmrun(argc, argv);
 	if (!strcmp(argv[1], "ioctlcost"))
 		return cmd_ioctlcost(argc, argv);
 	return usage();
