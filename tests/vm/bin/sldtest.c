@@ -59,7 +59,8 @@
  *                               names itself once, then for MS ms reads
  *                               its own line there: if it says
  *                               why=released running=1, the thread
- *                               spins until GEN changes (1 s at most)
+ *                               spins until GEN changes or STOPFILE
+ *                               appears (1 s at most)
  *                               and reads it again; still so is a hold
  *                               kept for a released record (printed to
  *                               stderr), GEN unchanged is unsure; prints
@@ -569,7 +570,8 @@ static void recheck(char *line, size_t size)
 	long g = read_gen();
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (read_gen() == g)
+	/* GEN moved, or the caller is done writing: every write returned. */
+	while (read_gen() == g && access(rename_stop, F_OK))
 		if (ms_since(&t0) >= 1000) {
 			atomic_fetch_add(&n_unsure, 1);
 			return;

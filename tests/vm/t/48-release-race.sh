@@ -87,9 +87,14 @@ fi
 no_bad "fast renames"
 
 # Round 2: the window widened, until 3 releases landed inside it (20 s).
+# This shell and what it runs stay on CPU 0: a switch on CPU 1 would give
+# a wrongly kept hold back before the thread sees it (isolcpus does this
+# too).
 run "insmod slowstart (start_running() stalls 10 ms for spin*)" \
 	insmod /mod/slowstart.ko comm=spin ms=10
+taskset -p 1 $$ > /dev/null
 race 20 1 20 3 $S/tasks
+taskset -p 3 $$ > /dev/null
 diag "slowstart: $(cat $FX/delayed) stalls, $(cat $FX/raced) release IPIs inside one"
 run "a release's IPI landed inside a stalled start_running()" [ "$(cat $FX/raced)" -ge 1 ]
 no_bad "widened window"
