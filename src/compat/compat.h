@@ -11,6 +11,7 @@
 #include <linux/fs.h>
 #include <linux/kernfs.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/uaccess.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
@@ -56,14 +57,15 @@ static inline bool sld_module_sig_ok(const struct module *mod)
 
 /*
  * A cgroup's own name (its kernfs node's, cg->kn), under rcu_read_lock():
- * kernfs_rcu_name() since 6.15, a plain pointer before. A cgroup v2
- * directory cannot be renamed (only v1 has .rename), so it is stable for
- * as long as the cgroup lives.
+ * an __rcu pointer since 6.15 (the kernel's kernfs_rcu_name() is private
+ * to fs/kernfs/), a plain pointer before. A cgroup v2 directory cannot be
+ * renamed (only v1 has .rename), so it is stable for as long as the
+ * cgroup lives.
  */
 static inline const char *sld_kernfs_name_rcu(struct kernfs_node *kn)
 {
 #ifdef HAVE_KERNFS_RCU_NAME
-	return kernfs_rcu_name(kn);
+	return rcu_dereference(kn->name);
 #else
 	return kn->name;
 #endif

@@ -160,9 +160,8 @@ void comm_escape(char dst[COMM_ESC_LEN], const char *comm)
 			*dst++ = c;
 			continue;
 		}
-		*dst++ = '\\';
-		*dst++ = 'x';
-		dst = hex_byte_pack(dst, c);
+		/* sprintf: 7.x's kernel.h has no hex_byte_pack() any more. */
+		dst += sprintf(dst, "\\x%02x", c);
 	}
 	*dst = '\0';
 }

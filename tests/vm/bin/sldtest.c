@@ -47,12 +47,24 @@
  *                               failed=F" once all have done so (one at
  *                               a time, with a pause every 16 so the pool
  *                               grows)
- *   sldtest renames N MS NAME STOPFILE
+ *   sldtest renames N MS NAME STOPFILE [TASKS GEN]
  *                               N workers until STOPFILE exists, each
  *                               making thread after thread that names
  *                               itself NAME four times, spinning MS ms
  *                               after each, then exits; prints
- *                               "threads=T renames=R"
+ *                               "threads=T renames=R". With TASKS (the
+ *                               module's tasks file) and GEN (a number
+ *                               the caller raises after each write that
+ *                               releases, once it returned) each thread
+ *                               names itself once, then for MS ms reads
+ *                               its own line there: if it says
+ *                               why=released running=1, the thread
+ *                               spins until GEN changes or STOPFILE
+ *                               appears (1 s at most)
+ *                               and reads it again; still so is a hold
+ *                               kept for a released record (printed to
+ *                               stderr), GEN unchanged is unsure; prints
+ *                               "threads=T renames=R bad=B unsure=U"
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -78,7 +90,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest|guest-warn|null [N] | ac offline | vcpus N FMT | timeit CMD... | rmmod NAME [force] | badargs FILE.ko | uidpark N UID0 NAME STOPFILE [DEV] | renames N MS NAME STOPFILE\n");
+	fprintf(stderr, "usage: sldtest write FILE DATA | asuser UID CMD... | ac user|guest|guest-warn|null [N] | ac offline | vcpus N FMT | timeit CMD... | rmmod NAME [force] | badargs FILE.ko | uidpark N UID0 NAME STOPFILE [DEV] | renames N MS NAME STOPFILE [TASKS GEN]\n");
 	return 2;
 }
 
@@ -474,7 +486,8 @@ static int cmd_uidpark(int argc, char **argv)
 static const char *rename_to;
 static unsigned long rename_ms;
 static const char *rename_stop;
-static atomic_ulong n_threads, n_renames;
+static const char *rename_tasks, *rename_gen;
+static atomic_ulong n_threads, n_renames, n_bad, n_unsure;
 
 static void spin_ms(unsigned long ms)
 {
@@ -487,11 +500,114 @@ static void spin_ms(unsigned long ms)
 	       (long)ms);
 }
 
+/*
+ * This thread's line in the tasks file says why=released running=1 (a
+ * copy in line). The file is read from this thread, on its CPU, without
+ * a switch: a hold wrongly kept lasts until this thread's next switch.
+ */
+static int own_released_running(char *line, size_t size)
+{
+	char buf[65536], pfx[24];
+	ssize_t n;
+	char *l, *e;
+	int fd;
+
+	fd = open(rename_tasks, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	snprintf(pfx, sizeof(pfx), "%ld ", (long)syscall(SYS_gettid));
+	for (l = buf; l && *l; l = e ? e + 1 : NULL) {
+		e = strchr(l, '\n');
+		if (e)
+			*e = '\0';
+		if (strncmp(l, pfx, strlen(pfx)))
+			continue;
+		n = (ssize_t)strlen(l) < (ssize_t)size ? (ssize_t)strlen(l) : (ssize_t)size - 1;
+		memcpy(line, l, n);
+		line[n] = '\0';
+		return strstr(l, " why=released ") && strstr(l, " running=1 ");
+	}
+	return 0;
+}
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+static long read_gen(void)
+{
+	char buf[32];
+	ssize_t n;
+	int fd = open(rename_gen, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10);
+}
+
+/*
+ * Seen released and running: until the release's IPI has come (its write
+ * returned, GEN moved) that is a release half done. Spin, do not sleep:
+ * a switch would give a wrongly kept hold back.
+ */
+static void recheck(char *line, size_t size)
+{
+	struct timespec t0;
+	long g = read_gen();
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* GEN moved, or the caller is done writing: every write returned. */
+	while (read_gen() == g && access(rename_stop, F_OK))
+		if (ms_since(&t0) >= 1000) {
+			atomic_fetch_add(&n_unsure, 1);
+			return;
+		}
+	if (own_released_running(line, size)) {
+		atomic_fetch_add(&n_bad, 1);
+		fprintf(stderr, "kept: %s\n", line);
+	}
+}
+
+/* Named once, then watching its own record for rename_ms ms. */
+static void rename_check(void)
+{
+	struct timespec t0;
+	char line[512];
+
+	prctl(PR_SET_NAME, rename_to);
+	atomic_fetch_add(&n_renames, 1);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		if (own_released_running(line, sizeof(line))) {
+			recheck(line, sizeof(line));
+			return;
+		}
+	} while (ms_since(&t0) < (long)rename_ms);
+}
+
 static void *rename_thread(void *arg)
 {
 	int i;
 
 	(void)arg;
+	if (rename_tasks) {
+		rename_check();
+		return NULL;
+	}
 	for (i = 0; i < 4; i++) {
 		prctl(PR_SET_NAME, rename_to);
 		atomic_fetch_add(&n_renames, 1);
@@ -519,8 +635,10 @@ static int cmd_renames(int argc, char **argv)
 	pthread_t w[64];
 	long i, n;
 
-	if (argc != 6)
+	if (argc != 6 && argc != 8)
 		return usage();
+	rename_tasks = argc == 8 ? argv[6] : NULL;
+	rename_gen = argc == 8 ? argv[7] : NULL;
 	n = strtol(argv[2], NULL, 10);
 	if (n < 1 || n > 64)
 		return usage();
@@ -532,8 +650,12 @@ static int cmd_renames(int argc, char **argv)
 			return 1;
 	for (i = 0; i < n; i++)
 		pthread_join(w[i], NULL);
-	printf("threads=%lu renames=%lu\n", atomic_load(&n_threads),
+	printf("threads=%lu renames=%lu", atomic_load(&n_threads),
 	       atomic_load(&n_renames));
+	if (rename_tasks)
+		printf(" bad=%lu unsure=%lu", atomic_load(&n_bad),
+		       atomic_load(&n_unsure));
+	printf("\n");
 	return 0;
 }
 
