@@ -18,11 +18,6 @@
 
 #include "conftest.h"
 
-/* hex_byte_pack(): <linux/kernel.h> before 7.x, its own header since. */
-#ifdef HAVE_LINUX_HEX_H
-#include <linux/hex.h>
-#endif
-
 /* X86_FEATURE_SPLIT_LOCK_DETECT appeared in 5.7, BUS_LOCK_DETECT in 5.12. */
 static inline bool sld_cpu_has_split_lock_detect(void)
 {

@@ -14,7 +14,6 @@
 #include <linux/sched.h>
 #include <linux/smp.h>
 
-#include "compat/compat.h"
 #include "sld_compat.h"
 #include "core_msr.h"
 #include "task_sld_internal.h"
