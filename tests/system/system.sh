@@ -47,6 +47,12 @@
 #           below it protected (and named in the kernel log), an
 #           exempt_path rule kept across a dpkg-like replacement of its
 #           binary, the stand-in's first protection in the kernel log
+#   upgrade e: today's packages installed, with the admin's configuration;
+#           the booted system upgrades them with apt to the same source
+#           with the version bumped while a protected stand-in guest
+#           split-locks: no kernel error, the guest still protected,
+#           configuration kept and applied, named-modules present, apt's
+#           message says which module is active; reboot: the new one
 #
 # Results: TAP on stdout, each line tagged "[RELEASE SCENARIO]" (make
 # check-system keeps it in build/system/RELEASE-SCENARIO.tap); the
@@ -59,8 +65,8 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 self=$top/tests/system/system.sh
-rel=${1:?usage: system.sh trixie|bookworm pkg|tools|module|source|rules}
-scen=${2:?usage: system.sh trixie|bookworm pkg|tools|module|source|rules}
+rel=${1:?usage: system.sh trixie|bookworm pkg|tools|module|source|rules|upgrade}
+scen=${2:?usage: system.sh trixie|bookworm pkg|tools|module|source|rules|upgrade}
 [ -f "$top/tests/system/s-$scen.sh" ] || { echo "system.sh: no scenario $scen" >&2; exit 2; }
 case $rel in trixie|bookworm) ;; *) echo "system.sh: no release $rel" >&2; exit 2 ;; esac
 
