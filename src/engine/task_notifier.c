@@ -150,6 +150,11 @@ struct sld_task *find_current(void)
  */
 void comm_escape(char dst[COMM_ESC_LEN], const char *comm)
 {
+	/*
+	 * Not hex_byte_pack(): 6.1 has no linux/hex.h and 7.3's kernel.h
+	 * no longer includes it.
+	 */
+	static const char hex[] = "0123456789abcdef";
 	unsigned int i;
 
 	for (i = 0; i < TASK_COMM_LEN - 1 && comm[i]; i++) {
@@ -161,7 +166,8 @@ void comm_escape(char dst[COMM_ESC_LEN], const char *comm)
 		}
 		*dst++ = '\\';
 		*dst++ = 'x';
-		dst = hex_byte_pack(dst, c);
+		*dst++ = hex[c >> 4];
+		*dst++ = hex[c & 0xf];
 	}
 	*dst = '\0';
 }
