@@ -201,7 +201,7 @@ check: deps
 # about 5 to 10 minutes per scenario (the first run debootstraps the root,
 # 1.5 to 6 minutes).
 SYS_RELEASES ?= trixie
-SYS_SCENARIOS ?= pkg tools module source rules upgrade
+SYS_SCENARIOS ?= pkg tools module source rules kernel upgrade
 check-system: deps
 	$(MAKE) -s deb vmbin
 	@mkdir -p build/system
