@@ -53,7 +53,8 @@ boot1() {
 	new=$(newest_kver)
 	run "d: a newer kernel is installed ($new, running $old)" \
 		test "$(printf '%s\n' "$old" "$new" | sort -V | tail -n1)" = "$new" -a "$new" != "$old"
-	is "$(dkms status -m sld-compat -k "$new" 2>&1)" "sld-compat/$VER, $new, x86_64: installed" \
+	# stderr apart: bookworm's dkms 3.0.10 adds "echo: write error: Broken pipe".
+	is "$(dkms status -m sld-compat -k "$new" 2>/dev/null)" "sld-compat/$VER, $new, x86_64: installed" \
 		"d: DKMS built and installed sld-compat $VER for $new (the kernel's postinst hook)"
 	run "d: sld_compat.ko for $new in /lib/modules/$new/updates/dkms" \
 		test -n "$(find "/lib/modules/$new/updates/dkms" -name 'sld_compat.ko*' 2>/dev/null)"

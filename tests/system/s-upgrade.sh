@@ -50,9 +50,10 @@ boot1() {
 	# shellcheck disable=SC2016 # dpkg-query's ${Version}
 	is "$(dpkg-query -W -f='${Version} ' sld-compat-dkms sld-compat-tools)" "$NEXT-1 $NEXT-1 " \
 		"e: both packages at $NEXT-1"
-	is "$(dkms status -m sld-compat -k "$(uname -r)" 2>&1)" "sld-compat/$NEXT, $(uname -r), x86_64: installed" \
+	# stderr apart: bookworm's dkms 3.0.10 adds "echo: write error: Broken pipe".
+	is "$(dkms status -m sld-compat -k "$(uname -r)" 2>/dev/null)" "sld-compat/$NEXT, $(uname -r), x86_64: installed" \
 		"e: DKMS built and installed $NEXT for $(uname -r)"
-	is "$(dkms status -m sld-compat -v "$VER" 2>&1)" "" "e: DKMS keeps no $VER"
+	is "$(dkms status -m sld-compat -v "$VER" 2>/dev/null)" "" "e: DKMS keeps no $VER"
 	like "$out" "sld_compat $VER stays active until the next boot; $NEXT is active after it" \
 		"e: apt's output tells the user the loaded $VER stays active until the next boot"
 	is "$(cat /sys/module/sld_compat/version)" "$VER" "e: the loaded module is still $VER"
