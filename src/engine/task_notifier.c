@@ -159,7 +159,10 @@ void comm_escape(char dst[COMM_ESC_LEN], const char *comm)
 			*dst++ = c;
 			continue;
 		}
-		/* sprintf: 7.x's kernel.h has no hex_byte_pack() any more. */
+		/*
+		 * Not hex_byte_pack(): 6.1 has no linux/hex.h and 7.x's
+		 * kernel.h no longer includes it.
+		 */
 		dst += sprintf(dst, "\\x%02x", c);
 	}
 	*dst = '\0';

@@ -3,8 +3,11 @@
 # boots.sh WORK: boot WORK/disk.img (tests/system/system.sh made it) on the
 # enforcing test CPU again and again until a boot says "@@@ DONE" or
 # SYS_MAX_BOOTS (6) boots ran: each boot a new QEMU process (-no-reboot)
-# on the same disk, with the kernel and initramfs named by the image's
-# /var/lib/sld-systest/kver, read out of the image (debugfs). Appends the
+# on the same disk, with the kernel and initramfs the root's bootloader
+# would boot: its /vmlinuz (the kernel packages keep that symlink on the
+# newest installed kernel, as they keep grub's default entry there), or
+# the version a boot pinned in /var/lib/sld-systest/kver; read out of the
+# image (debugfs). Appends the
 # TAP of every boot (the second serial port) to WORK/tap, with its time,
 # and each console to WORK/console. A separate script so that a wrapper
 # holding a VM slot (SYS_WRAP, in system.sh) holds it for all the boots of
@@ -21,10 +24,21 @@ enforcing_cpu
 
 # img_cat PATH: a file of the image (nothing mounted).
 img_cat() { debugfs -R "cat $1" "$img" 2>/dev/null; }
+# boot_kver: the pinned version, else the one /vmlinuz links to, else the
+# newest /boot/vmlinuz-*.
+boot_kver() {
+	local k
+	k=$(img_cat /var/lib/sld-systest/kver)
+	[ -n "$k" ] || k=$(debugfs -R "stat /vmlinuz" "$img" 2>/dev/null |
+		sed -n 's|^Fast link dest: "/\{0,1\}boot/vmlinuz-\(.*\)"$|\1|p')
+	[ -n "$k" ] || k=$(debugfs -R "ls -p /boot" "$img" 2>/dev/null |
+		awk -F/ '$6 ~ /^vmlinuz-/ { print substr($6, 9) }' | sort -V | tail -n1)
+	echo "$k"
+}
 n=0
 while [ $n -lt "${SYS_MAX_BOOTS:-6}" ]; do
 	n=$((n + 1))
-	k=$(img_cat /var/lib/sld-systest/kver)
+	k=$(boot_kver)
 	rm -f "$work/vmlinuz" "$work/initrd"
 	debugfs -R "dump /boot/vmlinuz-$k $work/vmlinuz" "$img" 2>/dev/null
 	debugfs -R "dump /boot/initrd.img-$k $work/initrd" "$img" 2>/dev/null

@@ -18,7 +18,8 @@
 #    what is tested for leftovers.
 # 3. The root as an ext4 disk image (mkfs.ext4 -d, no partition table),
 #    booted on the enforcing test CPU (tests/qemu/enforcing.sh) with the
-#    root's own /boot kernel and initramfs, root=/dev/vda, systemd as
+#    root's own /boot kernel and initramfs (the one its /vmlinuz names, as
+#    its bootloader would: the newest installed), root=/dev/vda, systemd as
 #    PID 1. sld-systest.service runs tests/system/run after
 #    multi-user.target at every boot: the scenario's bootN function
 #    (tests/system/s-SCENARIO.sh) checks the booted system, may change it
@@ -50,6 +51,16 @@
 #           below it protected (and named in the kernel log), an
 #           exempt_path rule kept across a dpkg-like replacement of its
 #           binary, the stand-in's first protection in the kernel log
+#   kernel  d: the package installed; the booted system installs the
+#           release's backports kernel with apt, DKMS builds for it from
+#           the kernel's hook; the next boot runs it (the root's
+#           /vmlinuz): sld_compat loaded at boot and protecting
+#   upgrade e: today's packages installed, with the admin's configuration;
+#           the booted system upgrades them with apt to the same source
+#           with the version bumped while a protected stand-in guest
+#           split-locks: no kernel error, the guest still protected,
+#           configuration kept and applied, named-modules present, apt's
+#           message says which module is active; reboot: the new one
 #
 # Results: TAP on stdout, each line tagged "[RELEASE SCENARIO]" (make
 # check-system keeps it in build/system/RELEASE-SCENARIO.tap); the
@@ -62,8 +73,8 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 self=$top/tests/system/system.sh
-rel=${1:?usage: system.sh trixie|bookworm pkg|tools|module|source|rules|run}
-scen=${2:?usage: system.sh trixie|bookworm pkg|tools|module|source|rules|run}
+rel=${1:?usage: system.sh trixie|bookworm pkg|tools|module|source|rules|run|kernel|upgrade}
+scen=${2:?usage: system.sh trixie|bookworm pkg|tools|module|source|rules|run|kernel|upgrade}
 [ -f "$top/tests/system/s-$scen.sh" ] || { echo "system.sh: no scenario $scen" >&2; exit 2; }
 case $rel in trixie|bookworm) ;; *) echo "system.sh: no release $rel" >&2; exit 2 ;; esac
 
@@ -163,7 +174,6 @@ echo "$ver" > "$D/version"
 cp build/vmbin/sldhv build/vmbin/sldcpu "$D/bin/"
 cp tests/system/sld-systest.service "$root/etc/systemd/system/"
 in_root systemctl enable sld-systest.service >>"$log" 2>&1
-echo "$kver" > "$root/var/lib/sld-systest/kver"
 # fixtures KVER: vmmon and actest for KVER, built with the root's headers
 # and compiler, installed where modprobe finds them.
 fixtures() {

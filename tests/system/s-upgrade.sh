@@ -1,0 +1,124 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+# Scenario upgrade (issue #26 step e): today's packages (VER, `make deb`)
+# installed with apt in the root, with the admin's configuration
+# (hypervisor_modules = vmmon in conf.d, a line added to the shipped
+# sld-compat.conf). Booted: a protected stand-in guest runs (a vCPU thread
+# whose RUNs do kernel-mode split locks, each fatal on this CPU unless its
+# core is protected), and apt in the booted system upgrades both packages
+# to NEXT, the same source with the version bumped (built for the test in
+# build/upgrade-src): DKMS builds NEXT under TCG while the guest runs.
+# Right after: no kernel error, the guest still protected and its split
+# locks not trapping, the configuration kept and applied,
+# /run/sld-compat/named-modules present, and apt's output says the loaded
+# VER stays active until the next boot. Reboot: NEXT loaded, protecting.
+# Guest part first, host part after the marker.
+
+# config_kept TAG: the admin's configuration as written before the upgrade,
+# no dpkg copies beside it, applied (vmmon named, its named-modules file).
+config_kept() {
+	run "$1: the admin's line in $CONF kept" grep -qxF "$ADMIN_LINE" $CONF
+	is "$(cat $LOCAL)" "hypervisor_modules = vmmon" "$1: $LOCAL kept"
+	is "$(find /etc/sld-compat -name '*.dpkg-*' -o -name '*.ucf-*')" "" \
+		"$1: no .dpkg-new/.dpkg-dist/.dpkg-old beside it"
+	like "$(cat /sys/module/sld_compat/parameters/hypervisor_modules)" '(^|,)vmmon(,|$)' \
+		"$1: hypervisor_modules = vmmon applied"
+	run "$1: /run/sld-compat/named-modules/vmmon present" test -e /run/sld-compat/named-modules/vmmon
+}
+
+boot1() {
+	local t="e: $VER installed, after boot" out rc s pid
+	loaded_at_boot "$t"
+	no_failed_units "$t"
+	config_kept "$t"
+	run "$t: modprobe vmmon, actest" modprobe -a vmmon actest
+	# The guest: on cpu1, 1 ms RUNs with 20 kernel-mode split locks each.
+	rm -f /tmp/guest.stop
+	sldhv oncpu 1 sldhv loop vmmon /tmp/guest.stop 20 > /tmp/guest.out &
+	sleep 2
+	pid=$(awk '$2 == "sldhv" && / why=hypervisor hv=vmmon / { print $1 }' "$S/tasks")
+	run "e: the stand-in guest's vCPU is protected before the upgrade (pid ${pid:-none})" test -n "$pid"
+
+	s=$SECONDS
+	out=$(apt-get -y -q -o Dpkg::Use-Pty=0 install sld-compat-dkms sld-compat-tools 2>&1)
+	rc=$?
+	run "e: apt-get install sld-compat-dkms sld-compat-tools upgrades to $NEXT while the guest runs (exit $rc, $((SECONDS - s)) s)" \
+		test $rc = 0
+	diag "$(echo "$out" | grep -E 'sld|dkms|DKMS|Unpacking|Setting up' | tail -n 15)"
+	run "e: /run/sld-compat/named-modules present right after the upgrade" \
+		test -e /run/sld-compat/named-modules/vmmon
+	# shellcheck disable=SC2016 # dpkg-query's ${Version}
+	is "$(dpkg-query -W -f='${Version} ' sld-compat-dkms sld-compat-tools)" "$NEXT-1 $NEXT-1 " \
+		"e: both packages at $NEXT-1"
+	# stderr apart: bookworm's dkms 3.0.10 adds "echo: write error: Broken pipe".
+	is "$(dkms status -m sld-compat -k "$(uname -r)" 2>/dev/null)" "sld-compat/$NEXT, $(uname -r), x86_64: installed" \
+		"e: DKMS built and installed $NEXT for $(uname -r)"
+	is "$(dkms status -m sld-compat -v "$VER" 2>/dev/null)" "" "e: DKMS keeps no $VER"
+	like "$out" "sld_compat $VER stays active until the next boot; $NEXT is active after it" \
+		"e: apt's output tells the user the loaded $VER stays active until the next boot"
+	is "$(cat /sys/module/sld_compat/version)" "$VER" "e: the loaded module is still $VER"
+	like "$(grep "^$pid " "$S/tasks")" "^$pid sldhv why=hypervisor hv=vmmon" \
+		"e: the guest's vCPU (pid $pid) still protected after the upgrade"
+	config_kept "e: after the upgrade"
+	out=$(sldhv acuser vmmon 20)
+	diag "a stand-in vCPU after the upgrade: $out"
+	like "$out" '^handled=20 sigbus=0 ' "e: a stand-in's 20 user split locks after the upgrade: no SIGBUS"
+	run "e: ... without the kernel's penalty (mean $(field "$out" mean_us) us < 1000)" \
+		test "$(field "$out" mean_us)" -lt 1000
+	touch /tmp/guest.stop
+	wait
+	like "$(cat /tmp/guest.out)" '^runs=[1-9][0-9]* failed=0$' \
+		"e: the guest's RUNs (20 kernel-mode split locks each) all succeeded: $(cat /tmp/guest.out)"
+	is "$(jk | grep -c 'sldhv/[0-9]* took a split_lock trap')" 0 "e: the kernel logged no trap of the stand-in"
+	no_failed_units "e: after the upgrade"
+	# rmmod, not modprobe -r: that would remove vmmon's softdep sld_compat too.
+	rmmod actest vmmon
+}
+
+boot2() {
+	local t="e: after the upgrade + reboot"
+	VER=$NEXT
+	is "$(cat /sys/module/sld_compat/version)" "$NEXT" "$t: sld_compat $NEXT is loaded"
+	loaded_at_boot "$t"
+	no_failed_units "$t"
+	config_kept "$t"
+	doctor_healthy "$t"
+	standin_protected "$t"
+	touch "$V/done"
+}
+
+# --- host ---
+# Both sides (the booted system sources the whole file): NEXT, the
+# configuration's files and the admin's line.
+NEXT=$(cat /usr/local/lib/sld-systest/next 2>/dev/null)
+CONF=/etc/sld-compat/sld-compat.conf
+LOCAL=/etc/sld-compat/conf.d/local.conf
+ADMIN_LINE="# the admin's own line (tests/system/s-upgrade.sh)"
+# DKMS builds NEXT in the booted system, under TCG.
+export SYS_TIMEOUT=${SYS_TIMEOUT:-2400}
+# shellcheck disable=SC2154 # $log, $root, $top, $ver: system.sh's
+setup() {
+	local src=$top/build/upgrade-src next p
+	next=$(echo "$ver" | awk -F. '{ printf "%d.%d.%d", $1, $2, $3 + 1 }')
+	# NEXT: this tree with src/VERSION and the changelog bumped.
+	rm -rf "$src"
+	mkdir -p "$src"
+	tar -C "$top" --exclude=./build --exclude=./.git -cf - . | tar -C "$src" -xf -
+	echo "$next" > "$src/src/VERSION"
+	{
+		printf 'sld-compat (%s-1) UNRELEASED; urgency=medium\n\n' "$next"
+		printf '  * Test build (tests/system/s-upgrade.sh).\n\n'
+		sed -n '/^ -- /{p;q}' "$src/packaging/debian/changelog"
+		echo
+		cat "$src/packaging/debian/changelog"
+	} > "$src/changelog.new" && mv "$src/changelog.new" "$src/packaging/debian/changelog"
+	make -C "$src" -s deb >>"$log" 2>&1 || return 1
+	p=$src/build/pkg
+	debroot_repo /srv/sld-repo "$p/sld-compat-dkms_${next}-1_all.deb" \
+		"$p/sld-compat-tools_${next}-1_amd64.deb" || return 1
+	echo "$next" > "$root/usr/local/lib/sld-systest/next"
+	apt_root update >>"$log" 2>&1 &&
+		apt_root install "sld-compat-dkms=$ver-1" "sld-compat-tools=$ver-1" >>"$log" 2>&1 || return 1
+	echo "$ADMIN_LINE" >> "$root$CONF"
+	echo "hypervisor_modules = vmmon" > "$root$LOCAL"
+}
