@@ -159,7 +159,8 @@ cpu-check: deps vmbin
 
 # Lint (tests/lint/, each installs what it needs): the version's copies
 # agree with src/VERSION, the project's address with packaging/project.mk,
-# the documentation with the knobs and subcommands, shellcheck on every
+# the documentation with the knobs and subcommands, README's install
+# steps with the booted-system test's (install-steps.sh), shellcheck on every
 # shell script, the kernel's checkpatch.pl on src/, no circle and no call
 # up a layer between the files of src/ (layers.sh, src/README.md); then
 # the module built for every kernel of the suite with W=1 and sparse
@@ -167,7 +168,7 @@ cpu-check: deps vmbin
 lint:
 	@status=0; \
 	prove -e bash -f -o tests/lint/version.sh tests/lint/project.sh tests/lint/docs.sh \
-		tests/lint/shellcheck.sh tests/lint/checkpatch.sh tests/lint/layers.sh || status=1; \
+		tests/lint/install-steps.sh tests/lint/shellcheck.sh tests/lint/checkpatch.sh tests/lint/layers.sh || status=1; \
 	$(MAKE) -s lint-build || status=1; \
 	exit $$status
 
