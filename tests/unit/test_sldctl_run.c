@@ -815,6 +815,13 @@ static void test_exempt(void **state)
 	assert_string_equal(jstr(o, "exempt_cgroup.0"), "/sld.slice/game");
 	assert_string_equal(jstr(o, "exempt_proactive"), "N");
 	assert_int_equal(jlen(o, "tasks"), 1);
+	/* No such status file exists: no key that is always null. */
+	assert_false(json_object_object_get_ex(o, "ac_tasks", NULL));
+	/* The text view shows the same tasks, one a line. */
+	RUN(&r, "exempt", "list");
+	assert_int_equal(r.rc, 0);
+	assert_non_null(strstr(r.out, "exempt_proactive: N (module)\nprotected tasks:\n"
+			       "  1234 vmware-vmx why=hypervisor hv=vmmon cpu=1 running=1"));
 	/* A cgroup that does not exist yet: accepted, with a note. */
 	RUN(&r, "exempt", "add", "--cgroup", "/machine.slice");
 	assert_int_equal(r.rc, 0);
