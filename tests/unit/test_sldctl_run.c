@@ -596,6 +596,30 @@ static void test_doctor_loaded(void **state)
 	o = parse_out(&r);
 	assert_non_null(strstr(jstr(finding(o, "config-error"), "message"), "sld-compat.conf:2: missing '='"));
 	assert_string_equal(jstr(finding(o, "config-not-applied"), "fix"), "sldctl apply");
+	/*
+	 * run_allow by name, as run-allow.conf.example has it: the module
+	 * holds the ids apply wrote, which is applied, not a difference.
+	 */
+	make_loaded();
+	put("etc/sld-compat/sld-compat.conf", "run_allow = root,@root\n");
+	put(P "run_allow", "0,@0\n");
+	RUN(&r, "doctor", "--json", "--kernel", KVER);
+	assert_int_equal(r.rc, 0);
+	o = parse_out(&r);
+	assert_null(finding(o, "config-not-applied"));
+	put(P "run_allow", "-\n");
+	RUN(&r, "doctor", "--json", "--kernel", KVER);
+	assert_int_equal(r.rc, 1);
+	o = parse_out(&r);
+	assert_non_null(strstr(jstr(finding(o, "config-not-applied"), "message"),
+			       "sets run_allow = root,@root but the module has -"));
+	/* A name the system does not know: apply refuses that line too. */
+	put("etc/sld-compat/sld-compat.conf", "run_allow = @no-such-group-sldctl\n");
+	RUN(&r, "doctor", "--json", "--kernel", KVER);
+	assert_int_equal(r.rc, 1);
+	o = parse_out(&r);
+	assert_non_null(strstr(jstr(finding(o, "config-error"), "message"),
+			       "sld-compat.conf:1: run_allow: "));
 	/* No SLD on the CPU: nothing needed, whatever is installed. */
 	make_host();
 	put("proc/cpuinfo", "flags : fpu\n");
@@ -791,6 +815,13 @@ static void test_exempt(void **state)
 	assert_string_equal(jstr(o, "exempt_cgroup.0"), "/sld.slice/game");
 	assert_string_equal(jstr(o, "exempt_proactive"), "N");
 	assert_int_equal(jlen(o, "tasks"), 1);
+	/* No such status file exists: no key that is always null. */
+	assert_false(json_object_object_get_ex(o, "ac_tasks", NULL));
+	/* The text view shows the same tasks, one a line. */
+	RUN(&r, "exempt", "list");
+	assert_int_equal(r.rc, 0);
+	assert_non_null(strstr(r.out, "exempt_proactive: N (module)\nprotected tasks:\n"
+			       "  1234 vmware-vmx why=hypervisor hv=vmmon cpu=1 running=1"));
 	/* A cgroup that does not exist yet: accepted, with a note. */
 	RUN(&r, "exempt", "add", "--cgroup", "/machine.slice");
 	assert_int_equal(r.rc, 0);

@@ -32,6 +32,7 @@
 #include "doctor.h"
 #include "host.h"
 #include "offenders.h"
+#include "run_allow.h"
 #include "sldctl.h"
 #include "util.h"
 
@@ -224,10 +225,28 @@ static void offender_findings(struct findings *f)
 	offenders_free(&o);
 }
 
+/*
+ * What `sldctl apply` writes for e, in *want (malloc'd): run_allow's user
+ * and group names resolved to the ids the module holds and shows (as
+ * apply_value() does), every other knob's value as written. -1 and why
+ * when a name is unknown: apply reports that line too.
+ */
+static int applied_value(const struct conf_entry *e, char **want, char *why,
+			 size_t n)
+{
+	if (!strcmp(e->key, "run_allow"))
+		return run_allow_resolve(e->value, want, why, n);
+	*want = strdup(e->value);
+	if (*want)
+		return 0;
+	snprintf(why, n, "out of memory");
+	return -1;
+}
+
 /* Compare the configuration with the knobs. */
 static void config_findings(const struct facts *x, struct findings *f)
 {
-	char dir[PATH_MAX], *v;
+	char dir[PATH_MAX], why[256], *v, *want;
 	struct conf cf;
 	size_t i;
 
@@ -238,14 +257,23 @@ static void config_findings(const struct facts *x, struct findings *f)
 	for (i = 0; i < cf.nerr; i++)
 		doc_add(f, "config-error", DOC_ACTION, NULL, "%s:%u: %s (fix or remove that line).",
 			cf.err[i].file, cf.err[i].line, cf.err[i].msg);
-	for (i = 0; x->h.loaded && i < cf.nent; i++) {
-		if (knob_read(cf.ent[i].key, &v))
+	for (i = 0; i < cf.nent; i++) {
+		const struct conf_entry *e = &cf.ent[i];
+
+		if (applied_value(e, &want, why, sizeof(why))) {
+			doc_add(f, "config-error", DOC_ACTION, NULL,
+				"%s:%u: %s: %s (fix or remove that line).",
+				e->file, e->line, e->key, why);
 			continue;
-		if (strcmp(v, cf.ent[i].value))
-			doc_add(f, "config-not-applied", DOC_ACTION, "sldctl apply",
-				"%s:%u sets %s = %s but the module has %s.", cf.ent[i].file,
-				cf.ent[i].line, cf.ent[i].key, cf.ent[i].value, v);
-		free(v);
+		}
+		if (x->h.loaded && !knob_read(e->key, &v)) {
+			if (strcmp(v, want))
+				doc_add(f, "config-not-applied", DOC_ACTION, "sldctl apply",
+					"%s:%u sets %s = %s but the module has %s.", e->file,
+					e->line, e->key, e->value, v);
+			free(v);
+		}
+		free(want);
 	}
 	conf_free(&cf);
 }

@@ -32,6 +32,26 @@ static const struct {
 
 #define NKINDS	(sizeof(by_opt) / sizeof(by_opt[0]))
 
+/*
+ * The protected tasks with their counters, one a line as the module's
+ * tasks file has them: the text view shows what --json's "tasks" holds.
+ */
+static void tasks_human(const struct admin *a)
+{
+	char path[4096], *tasks, *v;
+
+	if (sldctl_path(path, sizeof(path), STATUS_DIR "/tasks") ||
+	    sldctl_read_value(path, &tasks)) {
+		printf("protected tasks: (%s)\n", a->loaded ?
+		       "no " STATUS_DIR "/tasks" : "sld_compat not loaded");
+		return;
+	}
+	printf("protected tasks:\n");
+	for (v = strtok(tasks, "\n"); v; v = strtok(NULL, "\n"))
+		printf("  %s\n", v);
+	free(tasks);
+}
+
 static void list_human(struct admin *a)
 {
 	const char *src;
@@ -48,6 +68,7 @@ static void list_human(struct admin *a)
 	if (!admin_current(a, "exempt_proactive", &v, &src) && v)
 		printf("exempt_proactive: %s (%s)\n", v, src);
 	free(v);
+	tasks_human(a);
 }
 
 static void list_json(struct admin *a)
@@ -71,8 +92,6 @@ static void list_json(struct admin *a)
 	json_field_str(&a->j, "source", src);
 	json_key(&a->j, "tasks");
 	admin_json_lines(&a->j, STATUS_DIR "/tasks");
-	json_key(&a->j, "ac_tasks");
-	admin_json_lines(&a->j, STATUS_DIR "/ac_tasks");
 }
 
 static void show(struct admin *a)
