@@ -10,9 +10,11 @@
  *                  (cgroup_match())
  *   exempt_proactive  N: an exempt task is protected from its first split
  *                  lock on; Y: from exec, before any split lock
- *   run_allow      who may relieve a process tree with `sldctl run`: its
- *                  tasks are matched by run.c (the design is there) and
- *                  always protected ahead, exempt_proactive or not
+ *   run_allow      who besides root may relieve a process tree with
+ *                  `sldctl run`: its tasks are matched by run.c (the
+ *                  design is there) and always protected ahead,
+ *                  exempt_proactive or not; root's first run arms runs
+ *                  even while the list is empty (run_arm_work)
  *
  * Both path kinds are checked as text by src/schema/entries.c, the same
  * code sldctl runs, so the two refuse the same entries in the same words.
@@ -70,6 +72,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "sld_compat.h"
 #include "compat/compat.h"
@@ -317,8 +320,26 @@ struct sld_owner *sld_exempt_match(void)
 }
 
 /*
+ * Root's first run (run.c, "Arming on demand"): arm runs as a set
+ * run_allow would, until unload. Queued from a probe or the #AC path;
+ * cancelled in sld_exempt_free(), once no handler can queue it again.
+ */
+static void run_arm_fn(struct work_struct *work)
+{
+	sld_knobs_lock();
+	if (sld_run_root_arm()) {
+		pr_info("root's first sldctl run: runs armed until unload\n");
+		sld_task_need(&owner_run, true);
+		update_hooks();
+	}
+	sld_knobs_unlock();
+}
+static DECLARE_WORK(run_arm_work, run_arm_fn);
+
+/*
  * Protect current if a rule exempts it, naming the rule in the kernel log
  * (sld_task_protect_as()). 0: protected; -ENOENT: no rule; else refused.
+ * A run's task while runs are not armed can only be root's: it arms them.
  */
 int sld_exempt_protect(bool ahead)
 {
@@ -328,6 +349,8 @@ int sld_exempt_protect(bool ahead)
 
 	rcu_read_lock();
 	o = match(current, &rule);
+	if (o == &owner_run && !sld_run_any())
+		schedule_work(&run_arm_work);
 	if (o && (!ahead || ahead_ok(o)))
 		err = sld_task_protect_as(o, rule, ahead);
 	rcu_read_unlock();
@@ -716,6 +739,7 @@ SLD_KNOB(exempt_proactive, knob_proactive);
 /* At unload, after every hook is gone; again (a no-op) as the knobs go. */
 void sld_exempt_free(void)
 {
+	cancel_work_sync(&run_arm_work);
 	sld_names_free(rcu_dereference_protected(comms, 1));
 	path_rules_free(rcu_dereference_protected(paths, 1));
 	sld_names_free(rcu_dereference_protected(cgroups, 1));

@@ -5,8 +5,8 @@
  *
  * Who decides what:
  *   the admin  run_allow: uids and @gids (sldctl apply resolves the names
- *              of /etc/sld-compat). Empty: no run is relieved, no probe
- *              is armed for runs. Once set, root is allowed too.
+ *              of /etc/sld-compat), for users' runs. Root needs no entry:
+ *              root may always (below).
  *   the user   `sldctl run CMD` asks the user's own systemd manager for a
  *              transient scope (`systemd-run --user --scope
  *              --unit=sld-run-...`) and execs CMD in it. Root without a
@@ -16,7 +16,35 @@
  *                /user.slice/user-U.slice/user@U.service/.../sld-run-*.scope
  *                  where U is the task's real uid, and U is root, or
  *                  listed, or its real gid or a supplementary group is;
- *                /system.slice/sld-run-*.scope (cgroups there are root's).
+ *                /system.slice/sld-run-*.scope, the scope itself a child
+ *                  of system.slice, for root's tasks (and listed ones').
+ *
+ * Why root needs no entry: root can write run_allow, or exempt_cgroup,
+ * anyway; the question is only who else could get a root task relieved.
+ * A cgroup directly below /system.slice is made by mkdir there, which
+ * takes write access to that directory: root's (systemd's) alone. The
+ * system manager delegates subtrees to users only below user.slice
+ * (user@U.service), and a Delegate=yes system service's own cgroup is a
+ * child of system.slice, so whatever its user creates is a grandchild,
+ * which this rule ignores; a container's root in its own cgroup namespace
+ * writes only below its scope, likewise two levels down. cgroup v2 has no
+ * rename. So /system.slice/sld-run-*.scope is made by the system manager
+ * alone, for root or a caller polkit lets manage units (who can start
+ * any service as root: root's equal), and a scope holds the caller's own
+ * processes: a user's task there has the user's real uid, not root's.
+ *
+ * Arming on demand: users' runs arm the probes and the preempt-notifier
+ * key while run_allow is set, as any rule does; with the list empty
+ * nothing is armed for runs, so a host where nobody runs pays nothing.
+ * Root's first run arms them instead: the first time a root task matches
+ * a run scope (at its exec, or at a split lock) while runs are not armed,
+ * exempt.c queues run_arm_work, which arms runs as a set run_allow would,
+ * until unload; that task's locks until then pay the kernel's penalty.
+ * `sldctl run` as root therefore waits in the scope (its own exec there
+ * armed them) until the task-start probe is no longer idle before it
+ * execs CMD, so CMD is relieved from its exec on. Only root's tasks get
+ * there (the uid test comes first): no other user can make the host pay
+ * for the probes.
  *
  * Why this is safe without a setuid helper or a D-Bus service: moving a
  * process into a cgroup takes write access to the destination's
@@ -87,6 +115,7 @@ struct run_allow {
 };
 
 static struct run_allow __rcu *allow;
+static bool root_armed;		/* root's first run armed runs (above) */
 
 /* ---- matching (any context, under rcu_read_lock) ---------------------------- */
 
@@ -161,14 +190,17 @@ static bool in_groups(const struct group_info *gi, kgid_t g)
 	return false;
 }
 
-/* Real ids only: no setuid or setgid program makes anyone allowed. */
+/*
+ * Real ids only: no setuid or setgid program makes anyone allowed. Root
+ * always; others while a (run_allow, NULL when empty) lists them.
+ */
 static bool allowed(const struct run_allow *a, const struct cred *c)
 {
 	unsigned int i;
 
 	if (uid_eq(c->uid, GLOBAL_ROOT_UID))
 		return true;
-	for (i = 0; i < a->names->n; i++) {
+	for (i = 0; a && i < a->names->n; i++) {
 		const struct run_id *e = &a->e[i];
 
 		if (e->group ? gid_eq(c->gid, e->gid) ||
@@ -185,8 +217,6 @@ const char *sld_run_match(struct task_struct *t)
 	const struct cred *c;
 	struct cgroup *s;
 
-	if (!a)
-		return NULL;
 	c = __task_cred(t);
 	if (!allowed(a, c))
 		return NULL;
@@ -196,7 +226,16 @@ const char *sld_run_match(struct task_struct *t)
 
 bool sld_run_any(void)
 {
-	return !!rcu_access_pointer(allow);
+	return rcu_access_pointer(allow) || READ_ONCE(root_armed);
+}
+
+/* Knobs mutex. Root's first run: runs stay armed; true if it was not. */
+bool sld_run_root_arm(void)
+{
+	if (root_armed)
+		return false;
+	WRITE_ONCE(root_armed, true);
+	return true;
 }
 
 /* ---- run_allow (knobs mutex) ------------------------------------------------ */

@@ -75,7 +75,7 @@ extern const char *const sld_trust_values[SLD_TRUST_NVALUES];
 #define SLD_KNOB_HELP_exempt_cgroup \
 	"Comma list of cgroup v2 paths (e.g. /sld.slice/game) whose tasks are exempted like exempt_comm"
 #define SLD_KNOB_HELP_run_allow \
-	"Comma list of uids and @gids who may relieve their own process trees with sldctl run (root too, once set); - clears"
+	"Comma list of uids and @gids who may relieve their own process trees with sldctl run (root may always); - clears"
 
 /* Index into sld_knob_schema[]; scalars first, in the order tools list them. */
 enum sld_knob_id {

@@ -7,7 +7,10 @@
 # `sldctl run sldrun tree` and its forked child and a thread started 5 s
 # later pay no penalty (< 1 ms per split lock, 30 ms apart) while the same
 # program outside pays the kernel's; `gamemoderun sldctl run` works; other
-# is refused with exit 2; nothing stays relieved after the run.
+# is refused with exit 2; nothing stays relieved after the run. Root may
+# always: with run_allow cleared, root's own `sldctl run` (a scope of the
+# system manager below system.slice) is relieved all the same, and other
+# is still refused.
 # Guest part first, host part after the marker.
 
 # as USER CMD...: CMD as USER with the user manager's runtime dir and
@@ -81,6 +84,24 @@ boot1() {
 	as other sldctl run touch /tmp/other-started > "$V/other.out" 2>&1
 	is "$?" 2 "$t: other (not in games): sldctl run exits 2"
 	like "$(cat "$V/other.out")" "uid $(id -u other) is not allowed relief" "$t: ... saying why"
+	run "$t: ... and started nothing" test ! -e /tmp/other-started
+
+	echo - > /sys/module/sld_compat/parameters/run_allow
+	is "$(cat /sys/module/sld_compat/parameters/run_allow)" - "$t: run_allow cleared (root may always)"
+	sldctl run sldrun tree 10 5000 > "$V/root.out" 2> "$V/root.err"
+	rc=$?
+	out=$(cat "$V/root.out")
+	diag "root's sldctl run, run_allow empty: $(echo "$out" | tr '\n' ';') $(tr '\n' ';' < "$V/root.err")"
+	is "$rc" 0 "$t: root's sldctl run with run_allow empty exited with sldrun's status"
+	run "$t: ... the process, its forked child and a thread started 5 s later each < 1 ms per split lock" \
+		all_below "$out" 1000
+	like "$(jk | grep 'protecting sldrun\[' | tail -n 1)" \
+		'^sld_compat: protecting sldrun\[[0-9]+\]: sldctl run sld-run-sldrun-[0-9]+\.scope$' \
+		"$t: ... the kernel log names root's scope"
+	like "$(jk | grep -c "root's first sldctl run: runs armed until unload")" '^[1-9]' \
+		"$t: ... root's first run armed runs"
+	as other sldctl run touch /tmp/other-started > "$V/other.out" 2>&1
+	is "$?" 2 "$t: run_allow empty: other's sldctl run still exits 2"
 	run "$t: ... and started nothing" test ! -e /tmp/other-started
 	no_failed_units "$t: at the end"
 	touch "$V/done"

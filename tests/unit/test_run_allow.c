@@ -75,11 +75,15 @@ static void test_allowed(void **state)
 	/* A uid entry is no gid, a gid entry no uid. */
 	assert_false(run_allowed(&a, 60, 1001, NULL, 0));
 	assert_false(run_allowed(&a, 1001, 1000, NULL, 0));
-	/* Root once the list is set; nobody while it is empty. */
+	/* Root always: with the list set and while it is empty. */
 	assert_true(run_allowed(&a, 0, 0, NULL, 0));
 	assert_int_equal(run_allow_parse("-", &a, why, sizeof(why)), 0);
-	assert_false(run_allowed(&a, 0, 0, NULL, 0));
+	assert_true(run_allowed(&a, 0, 0, NULL, 0));
+	assert_true(run_allowed(&a, 0, 1000, sup, 3));
+	/* Nobody else while it is empty, whatever their groups. */
 	assert_false(run_allowed(&a, 1000, 1000, NULL, 0));
+	assert_false(run_allowed(&a, 1001, 60, sup, 3));
+	assert_false(run_allowed(&a, 65534, 0, NULL, 0));
 }
 
 static void check_resolve(const char *in, const char *want)

@@ -135,14 +135,35 @@ expect_grep "$T/err" "warning: sld_compat is not loaded; starting 'touch' withou
 started yes "module not loaded, --anyway: CMD started"
 
 # ---- who is allowed -----------------------------------------------------------------------
+# Root always, run_allow empty or not; the module arms runs at root's
+# first one, and sldctl waits in the scope until task-start is not idle.
+S=$R/sys/kernel/sld_compat
+hooks() { mkdir -p "$S"; printf 'exec setup_new_exec armed\ntask-start schedule_tail %s\n' "$1" > "$S/hooks"; }
 loaded -
 capture "$SLDCTL" run touch "$STARTED"
-expect_rc 2 "run_allow empty: root refused"
-expect_grep "$T/err" "uid 0 is not allowed relief (run_allow = -;" "refusal names uid and list"
-started no "refused: nothing started"
+expect_rc 0 "run_allow empty: root started in its scope (no hooks status: no wait)"
+started yes "run_allow empty, root: CMD started"
+hooks armed
+capture "$SLDCTL" run touch "$STARTED"
+expect_rc 0 "run_allow empty: root, runs armed: started"
+started yes "root, runs armed: CMD started"
+hooks idle
+capture "$SLDCTL" run touch "$STARTED"
+expect_rc 2 "root, task-start stays idle: relief cannot be set up"
+expect_grep "$T/err" "sld_compat did not arm relief for root's run within 2 s" "runs not armed: said"
+started no "runs not armed: nothing started"
 capture "$SLDCTL" run --anyway touch "$STARTED"
-expect_rc 2 "refused even with --anyway"
-started no "refused with --anyway: nothing started"
+expect_rc 0 "root, runs not armed, --anyway: started"
+expect_grep "$T/err" "warning: sld_compat did not arm relief" "runs not armed, --anyway: warned"
+started yes "runs not armed, --anyway: CMD started"
+# Armed while sldctl waits (the module's work item runs): it goes on.
+hooks idle
+(sleep 0.3; hooks armed) &
+capture "$SLDCTL" run touch "$STARTED"
+wait
+expect_rc 0 "root, armed after 0.3 s: started"
+started yes "armed while waiting: CMD started"
+rm -rf "$S"
 echo junk > "$P/run_allow"
 capture "$SLDCTL" run touch "$STARTED"
 expect_rc 2 "an unreadable run_allow: relief cannot be set up"
@@ -161,6 +182,15 @@ as_nobody() {	# GROUPS CMD...: as uid and gid 65534 with supplementary GROUPS
 }
 rm -f "$SDRUN_ARGS"
 chmod a+w "$T" "$R/proc/self/cgroup"
+loaded -
+as_nobody "" "$SLDCTL" run touch "$STARTED"
+expect_rc 2 "run_allow empty: uid 65534 refused"
+expect_grep "$T/err" "uid 65534 is not allowed relief (run_allow = -;" "refusal names uid and list"
+started no "refused: nothing started"
+as_nobody "" "$SLDCTL" run --anyway touch "$STARTED"
+expect_rc 2 "refused even with --anyway"
+started no "refused with --anyway: nothing started"
+is "$(test -e "$SDRUN_ARGS" && echo asked || echo not)" not "refused: systemd-run never asked"
 loaded 1000,@4242
 as_nobody "" "$SLDCTL" run touch "$STARTED"
 expect_rc 2 "uid 65534, not listed: refused"

@@ -30,7 +30,7 @@ int run_allow_parse(const char *value, struct run_allow *a, char *why,
 		    size_t n);
 
 /*
- * As run.c decides, on real ids: root once the list is not empty, a
+ * As run.c decides, on real ids: root always (the list may be empty), a
  * listed uid, or a listed gid that is the real gid or a supplementary one.
  */
 bool run_allowed(const struct run_allow *a, uid_t uid, gid_t gid,

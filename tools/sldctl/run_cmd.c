@@ -8,17 +8,23 @@
  * transient scope (`systemd-run --user --scope --unit=sld-run-NAME-PID`;
  * root: the system manager's, below system.slice), re-enters itself in
  * it (--in-scope) to check it landed there, and execs CMD. sld_compat
- * relieves tasks of such scopes of the users run_allow names (the design
- * and why it is safe: src/engine/run.c). When the last task exits, the
- * scope goes and nothing stays relieved.
+ * relieves tasks of such scopes of root and of the users run_allow names
+ * (the design and why it is safe: src/engine/run.c). When the last task
+ * exits, the scope goes and nothing stays relieved.
+ *
+ * Root's runs need no run_allow entry, and sld_compat arms nothing for
+ * runs until the first one: its first task in a run scope (our own exec
+ * there) makes it arm them. So as root, once in the scope, we wait until
+ * its task-start probe is no longer idle (root_armed()) before CMD.
  *
  * Before anything starts: an unknown option, a missing CMD or one that
  * is neither an executable file nor found on PATH is exit 2. A caller
- * run_allow does not name is refused (exit 2), whatever --anyway says.
- * When relief cannot be set up (sld_compat not loaded, no systemd-run,
- * no user manager to ask, the scope not where it should be) CMD is not
- * started (exit 2) unless --anyway: then it runs without relief, after a
- * warning. Otherwise the exit status is CMD's.
+ * other than root that run_allow does not name is refused (exit 2),
+ * whatever --anyway says. When relief cannot be set up (sld_compat not
+ * loaded, no systemd-run, no user manager to ask, the scope not where it
+ * should be, runs not armed for root) CMD is not started (exit 2) unless
+ * --anyway: then it runs without relief, after a warning. Otherwise the
+ * exit status is CMD's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -197,6 +204,49 @@ static bool in_scope(const char *want)
 	return ok;
 }
 
+/* The hooks status text says the task-start probe is idle (on demand). */
+static bool start_idle(const char *text)
+{
+	const char *l, *end;
+
+	for (l = text; *l; l = *end ? end + 1 : end) {
+		end = strchrnul(l, '\n');
+		if (!strncmp(l, "task-start ", 11))
+			return end - l >= 5 && !strncmp(end - 5, " idle", 5);
+	}
+	return false;
+}
+
+/*
+ * Root: wait up to 2 s until sld_compat armed runs (see the top), so
+ * that CMD is relieved from its exec and what it starts from its start.
+ * A status it does not have (no such file or line) is no reason to wait.
+ */
+static bool root_armed(void)
+{
+	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	char path[4096], *text = NULL;
+	size_t len;
+	bool idle;
+	int i;
+
+	if (sldctl_path(path, sizeof(path), "%s/hooks", STATUS_DIR))
+		return true;
+	for (i = 0; i < 200; i++) {
+		if (sldctl_read_all(path, 1 << 16, &text, &len)) {
+			free(text);
+			return true;
+		}
+		idle = start_idle(text);
+		free(text);
+		text = NULL;
+		if (!idle)
+			return true;
+		nanosleep(&tick, NULL);
+	}
+	return false;
+}
+
 /* In the new scope (systemd-run started us): check, then become CMD. */
 static int enter(const char *unit, char **args, const char *path,
 		 bool anyway)
@@ -209,6 +259,9 @@ static int enter(const char *unit, char **args, const char *path,
 			 unit);
 		return no_relief(args, path, anyway, why);
 	}
+	if (!getuid() && !root_armed())
+		return no_relief(args, path, anyway,
+				 "sld_compat did not arm relief for root's run within 2 s (its task-start probe stays idle: see `sldctl status`)");
 	execv(path, args);
 	fprintf(stderr, "sldctl run: cannot start '%s': %s\n", sldctl_q(path),
 		strerror(errno));

@@ -14,6 +14,7 @@ long56=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 names65=$(i=0; while [ $i -lt 65 ]; do printf 'm%d,' $i; i=$((i + 1)); done)
 names65=${names65%,}
 names33=$(seq -s, 1 33 | sed 's/[0-9][0-9]*/n&/g')
+ids33=$(seq -s, 1 33)
 
 # Rejected by the byte rules every knob shares (knobs.c check_bytes) or by
 # every setter: 18 values. Escapes as sldtest write: \n \t \0 \xNN.
@@ -48,6 +49,7 @@ is "$(knob_w on_hypervisor log)" OK "on_hypervisor=log before the table"
 is "$(knob_w safe_modules keep_a,keep-b)" OK "safe_modules set before the table"
 is "$(knob_w hypervisor_modules keep_h)" OK "hypervisor_modules set before the table"
 is "$(knob_w exempt_comm keep1,keep2)" OK "exempt_comm set before the table"
+is "$(knob_w run_allow 1000,@60)" OK "run_allow set before the table"
 
 table verbose "4" "99999999999999999999" "2147483648" "-2147483649" "+1" \
 	"0x1" "1.0" "one" "1,2" "01x" "%d" "1x" "1\\02" "\\t1"
@@ -77,6 +79,10 @@ table tasks_per_uid "0" "262145" "+8" "0x8" "8k" "8.5" "99999999999999999999" \
 	"-0" "4294967297"
 table trust_sld_safe "y" "1" "yes" "Signed" "SIGNED" "n" "0" "signed,N" \
 	" N" "sign" "YN" "99999999999999999999" "%s"
+# sldctl apply resolves names; the module takes numbers only.
+table run_allow "alice" "@" "@games" "01" "@01" "4294967295" "99999999999" \
+	"1 000" "1000,alice" "+alice" "," "1000,,60" "7,7" "@-1" "+" "-@61" \
+	"$ids33"
 # Every knob the module has, by its own parameter directory, was tried.
 is "$(cd "$P" && printf '%s\n' * | sort | paste -sd' ')" "$(sort /tmp/bad.knobs | paste -sd' ')" \
 	"every knob of $P has a bad-value table"

@@ -33,7 +33,7 @@ is "$(echo "$t" | grep -c 'why=h ')" 1 "tasks: the forged why=h stays inside nam
 
 # ---- sldctl status ------------------------------------------------------------------
 out=$($X status 2>&1)
-like "$out" 'protected tasks: 2 \(hypervisor 0, comm 2, path 0, cgroup 0\)' "sldctl status: 2 tasks, both by comm, no other class"
+like "$out" 'protected tasks: 2 \(hypervisor 0, comm 2, path 0, cgroup 0, sldctl run 0\)' "sldctl status: 2 tasks, both by comm, no other class"
 # The lines under "tasks:", each indented.
 tl=$(echo "$out" | awk '/^tasks:$/ { f = 1; next } f && /^  / { print; next } { f = 0 }')
 is "$(echo "$tl" | grep -c '')" 2 "sldctl status: the task list has one line per task"

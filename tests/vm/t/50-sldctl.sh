@@ -96,7 +96,7 @@ for f in "$S"/*; do
 	hooks) re="^  $v$" ;;
 	degraded) re="^degraded: $v$" ;;
 	ac) re="^#AC handled: $(ac ac_user_handled) user, $(ac ac_guest_handled) guest$" ;;
-	tasks) re="^protected tasks: 0 \\(hypervisor 0, comm 0, path 0, cgroup 0\\)$" ;;
+	tasks) re="^protected tasks: 0 \\(hypervisor 0, comm 0, path 0, cgroup 0, sldctl run 0\\)$" ;;
 	in_use) re="^sld_compat in use: no: " ;;
 	hypervisors) re="^hypervisors: none loaded$" ;;
 	vendor) re="^  vendor API: brackets refused $(grep '^bracket_refused ' "$f" | cut -d' ' -f2), " ;;
@@ -106,6 +106,10 @@ for f in "$S"/*; do
 	exempt_pending) is "$v $(echo "$out" | grep -c pending)" "- 0" "status: no pending rule, none shown"
 		continue ;;
 	status) is "$(echo "$out" | grep -c '^ *version:')" 0 "status does not repeat the aggregate file status"
+		continue ;;
+	# "none": no `sldctl run` lives, and the summary lists none
+	# (t/60-run.sh shows one).
+	runs) is "$v $(echo "$out" | grep -c 'sldctl runs')" "none 0" "status: no run, none shown"
 		continue ;;
 	*) re="^  $n: " ;;
 	esac

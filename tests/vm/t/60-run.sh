@@ -54,6 +54,8 @@ is "$(ac key_held)" 0 "run_allow empty: key not held"
 # ---- not allowed while empty -----------------------------------------------
 out=$(in_cg "$(app 1000)/sld-run-t1.scope" sldrun as 1000 1000 - sldrun tree 10 200)
 check penalised "run_allow empty: a task in a run scope pays the kernel's penalty" "$out"
+is "$(ac key_held) $(grep -c '^task-start .* idle$' $S/hooks)" "0 1" \
+	"run_allow empty: a user's run scope arms nothing (no key, task-start idle)"
 
 is "$(knob_w run_allow 1000,@2000)" OK "run_allow 1000,@2000"
 is "$(cat $P/run_allow)" "1000,@2000" "run_allow reads back as written"
@@ -71,6 +73,8 @@ wait_for 50 'grep -q "^1000 sldrun scope=sld-run-t1.scope " $S/runs'
 like "$(cat $S/runs)" '^1000 sldrun scope=sld-run-t1\.scope since=[0-9]+ tasks=[12] ac=0$' \
 	"runs: user, command, scope, since, tasks, traps"
 like "$(grep ' why=run ' $S/tasks | head -1)" '^[0-9]+ sldrun why=run hv=- ' "tasks: why=run"
+like "$(sldctl status 2>&1)" '^sldctl runs \(uid, command, scope, .*\): 1000 sldrun scope=sld-run-t1\.scope ' \
+	"sldctl status: the run, while it lives"
 wait $runpid
 out=$(cat /tmp/run.out)
 check relieved "allowed uid: main, forked child and a thread started 1.5 s later under 1 ms per split lock" "$out"
@@ -150,4 +154,57 @@ wait_for 50 '[ "$(ac key_held)" = 0 ]'
 is "$(ac tasks_live) $(ac key_held)" "0 0" "run_allow empty, the run gone: no record, key not held"
 is "$(cat $S/hooks | grep -E '^task-(start|rename) ' | grep -vc ' armed')" 2 \
 	"run_allow empty: start and rename probes disarmed"
-rm -rf /tmp/run.out /tmp/sgid-sldrun /tmp/runu
+
+# ---- root may always: run_allow empty ---------------------------------------------
+# Root's runs need no entry (run.c). Nothing is armed for runs until root's
+# first task in its run scope: its exec queues the arming, and `sldctl run`
+# waits for it in the scope before it execs CMD. The whole way here: a
+# stand-in systemd-run does what the system manager does for a scope
+# (makes it below system.slice, moves the caller in, execs the command).
+mkdir -p /tmp/sdbin
+cat > /tmp/sdbin/systemd-run <<'STANDIN'
+#!/bin/sh
+unit=
+while [ "$1" != -- ]; do
+	case $1 in --unit=*) unit=${1#--unit=} ;; esac
+	shift
+done
+shift
+mkdir "/sys/fs/cgroup/system.slice/$unit.scope" &&
+	echo $$ > "/sys/fs/cgroup/system.slice/$unit.scope/cgroup.procs" &&
+	exec "$@"
+STANDIN
+chmod 755 /tmp/sdbin/systemd-run
+is "$(cat $P/run_allow) $(ac key_held) $(grep -c '^task-start .* idle$' $S/hooks)" "- 0 1" \
+	"run_allow empty: nothing armed for runs"
+byr=$(ac tasks_protected_run) pro=$(ac tasks_proactive) pass=$(ac ac_user_passed)
+mark_dmesg
+out=$(PATH=/tmp/sdbin:$PATH sldctl run sldrun tree 10 1500 2> /tmp/runu/err; echo "rc=$?")
+like "$out" 'rc=0$' "sldctl run as root, run_allow empty: not refused, CMD's exit status"
+is "$(cat /tmp/runu/err)" "" "sldctl run as root: no refusal, no warning"
+check relieved "root's sldctl run, run_allow empty: main, forked child and a thread started 1.5 s later relieved" "$out"
+is "$(ac tasks_protected_run)" $((byr + 3)) "tasks_protected_run +3: CMD at exec, child and thread at start"
+is "$(ac tasks_proactive)" $((pro + 3)) "all three ahead of any split lock (sldctl waited for the arming)"
+is "$(ac ac_user_passed)" "$pass" "none of their split locks reached the kernel's penalty"
+like "$(new_dmesg)" "root's first sldctl run: runs armed until unload" "dmesg: root's first run armed runs"
+like "$(new_dmesg)" 'protecting sldrun\[[0-9]+\]: sldctl run sld-run-sldrun-[0-9]+\.scope' "dmesg names root's scope"
+is "$(ac key_held) $(grep -E '^task-(start|rename) ' $S/hooks | grep -c ' armed$')" "1 2" \
+	"runs stay armed after root's run (key, start and rename probes)"
+out=$(in_cg "$CG/system.slice/sld-run-root.scope" sldrun tree 10 200)
+check relieved "root in /system.slice/sld-run-root.scope, run_allow empty: relieved" "$out"
+out=$(in_cg "$(app 1000)/sld-run-t1.scope" sldrun as 1000 1000 - sldrun tree 10 200)
+check penalised "armed by root, run_allow empty: uid 1000 in its own run scope still penalised" "$out"
+out=$(in_cg "$CG/system.slice/sld-run-root.scope" sldrun as 1000 1000 - sldrun tree 10 200)
+check penalised "uid 1000 placed in root's run scope: penalised (root's runs are root's tasks)" "$out"
+out=$(sldrun tree 10 200)
+check penalised "root outside any run scope: penalised" "$out"
+is "$(sldctl_run 1000 touch /tmp/runu/started)" "rc=2 started=no" "sldctl run as uid 1000, run_allow empty: exit 2, nothing started"
+like "$(cat /tmp/runu/err)" "uid 1000 is not allowed relief \(run_allow = -;" "sldctl run: uid 1000 refused by the empty list"
+# Armed until unload: a new load starts with nothing armed.
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
+wait_for 50 '[ "$(ac tasks_live)" = 0 ]'
+unload
+ensure_loaded
+is "$(ac key_held) $(grep -c '^task-start .* idle$' $S/hooks)" "0 1" "reloaded: nothing armed for runs"
+rmdir "$CG"/system.slice/sld-run-sldrun-*.scope
+rm -rf /tmp/run.out /tmp/sgid-sldrun /tmp/runu /tmp/sdbin
