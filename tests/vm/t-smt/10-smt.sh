@@ -36,11 +36,20 @@ under_sibling() {
 	sleep 0.6
 	run "$what: sibling cpu0 runs an unprotected task, core held off for cpu1's" \
 		seen 0 'cpu0 [^ ]+ hold=1 task=0 .*cpu1 [^ ]+ hold=1 task=1 '
-	like "$(sldhv oncpu 0 "$@")" "$re" "$what: ran on cpu0"
-	sleep 0.3
-	r1=$(acf cpu0 reasserts)
-	if [ "$r1" -gt "$r0" ]; then ok "$what: SLD put back off at once (reasserts $r0 -> $r1)"
-	else nok "$what: SLD put back off at once (reasserts $r0 -> $r1)"; fi
+	# The put-back is due only while cpu1's task is on its CPU: a tick
+	# or kworker there at the moment of the kernel's write releases the
+	# core, and nothing is owed (seen under a loaded host). Up to three
+	# writes, each checked at once; the mechanism must work in one.
+	for try in 1 2 3; do
+		out=$(sldhv oncpu 0 "$@")
+		sleep 0.3
+		r1=$(acf cpu0 reasserts)
+		[ "$r1" -gt "$r0" ] && break
+		diag "$what: write $try, no put-back (cpu1: $(snap 0 | grep '^cpu1 '))"
+	done
+	like "$out" "$re" "$what: ran on cpu0"
+	if [ "$r1" -gt "$r0" ]; then ok "$what: SLD put back off at once (reasserts $r0 -> $r1, write $try)"
+	else nok "$what: SLD put back off at once (reasserts $r0 -> $r1, 3 writes)"; fi
 	run "$what: core still held off for cpu1's task" \
 		seen 0 'cpu0 [^ ]+ hold=1 .*cpu1 [^ ]+ hold=1 task=1 '
 	wait
