@@ -13,13 +13,15 @@
 # is still refused.
 # Guest part first, host part after the marker.
 
-# as USER CMD...: CMD as USER with the user manager's runtime dir and
-# /usr/games on PATH (gamemoderun is there), as a login session has them.
+# as USER CMD...: CMD as USER with the user manager's runtime dir and a
+# user's login PATH (Debian's /etc/profile: no sbin, /usr/games where
+# gamemoderun is) plus the test's own bin: users call /usr/sbin/sldctl by
+# its path, as README says.
 as() {
 	local u=$1
 	shift
 	runuser -u "$u" -- env XDG_RUNTIME_DIR="/run/user/$(id -u "$u")" \
-		PATH="$PATH:/usr/games" "$@"
+		PATH="$D/bin:/usr/local/bin:/usr/bin:/bin:/usr/local/games:/usr/games" "$@"
 }
 
 # means OUT: "main|child|thread mean_us" of `sldrun tree` output OUT.
@@ -54,7 +56,7 @@ boot1() {
 		all_above "$out" 5000
 
 	n=$(jk | grep -c 'sldrun/[0-9]* took a split_lock trap')
-	as gamer sldctl run sldrun tree 10 5000 > "$V/run.out" 2> "$V/run.err" &
+	as gamer /usr/sbin/sldctl run sldrun tree 10 5000 > "$V/run.out" 2> "$V/run.err" &
 	sleep 3
 	out=$(cat "$S/runs")
 	diag "runs during the run: $out"
@@ -77,11 +79,11 @@ boot1() {
 	like "$(sldctl status --format prometheus)" 'sld_compat_task_events_total\{event="protected_run"\} [1-9]' \
 		"$t: prometheus counts the run's tasks"
 
-	out=$(as gamer gamemoderun sldctl run sldrun tree 10 200 2>&1)
+	out=$(as gamer gamemoderun /usr/sbin/sldctl run sldrun tree 10 200 2>&1)
 	diag "gamemoderun sldctl run: $(echo "$out" | tr '\n' ';')"
 	run "$t: gamemoderun sldctl run: all three < 1 ms per split lock" all_below "$out" 1000
 
-	as other sldctl run touch /tmp/other-started > "$V/other.out" 2>&1
+	as other /usr/sbin/sldctl run touch /tmp/other-started > "$V/other.out" 2>&1
 	is "$?" 2 "$t: other (not in games): sldctl run exits 2"
 	like "$(cat "$V/other.out")" "uid $(id -u other) is not allowed relief" "$t: ... saying why"
 	run "$t: ... and started nothing" test ! -e /tmp/other-started
@@ -100,7 +102,7 @@ boot1() {
 		"$t: ... the kernel log names root's scope"
 	like "$(jk | grep -c "root's first sldctl run: runs armed until unload")" '^[1-9]' \
 		"$t: ... root's first run armed runs"
-	as other sldctl run touch /tmp/other-started > "$V/other.out" 2>&1
+	as other /usr/sbin/sldctl run touch /tmp/other-started > "$V/other.out" 2>&1
 	is "$?" 2 "$t: run_allow empty: other's sldctl run still exits 2"
 	run "$t: ... and started nothing" test ! -e /tmp/other-started
 	no_failed_units "$t: at the end"
