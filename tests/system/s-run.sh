@@ -111,8 +111,11 @@ boot1() {
 
 # --- host ---
 # shellcheck disable=SC2154 # $log, $root: system.sh's
+# libpam-systemd: the user manager's PAM session, on every desktop; Debian
+# 12's minimal root lacks it and user@UID.service fails there without it
+# ("$XDG_RUNTIME_DIR is not set").
 setup() {
-	apt_root install sld-compat-dkms gamemode >>"$log" 2>&1 &&
+	apt_root install sld-compat-dkms gamemode libpam-systemd >>"$log" 2>&1 &&
 		cp "$root/etc/sld-compat/conf.d/run-allow.conf.example" \
 			"$root/etc/sld-compat/conf.d/run-allow.conf" &&
 		cp build/vmbin/sldrun "$root/usr/local/lib/sld-systest/bin/" &&
