@@ -9,8 +9,9 @@
  *              root may always (below).
  *   the user   `sldctl run CMD` asks the user's own systemd manager for a
  *              transient scope (`systemd-run --user --scope
- *              --unit=sld-run-...`) and execs CMD in it. Root without a
- *              user manager gets the system manager's scope instead.
+ *              --unit=sld-run-...`) and execs CMD in it; root's run
+ *              always asks the system manager (a scope below
+ *              system.slice).
  *   the module a task is relieved while its cgroup is such a scope, or
  *              below one, at one of two places only:
  *                /user.slice/user-U.slice/user@U.service/.../sld-run-*.scope
