@@ -376,11 +376,28 @@ static bool ahead_any(void)
  * exemption is re-decided for it; a hypervisor task keeps its protection
  * (task_sld.c drops only a record no hypervisor holds).
  */
+/*
+ * Root's first run arms runs also where another rule matched its task
+ * first (an exempt_cgroup of /system.slice, say): sld_exempt_protect()
+ * sees only the rule that wins, and without exempt_proactive it is not
+ * called at exec at all, so `sldctl run` would wait in vain.
+ */
+static void run_arm_under(const struct sld_owner *o)
+{
+	if (!o || o == &owner_run || sld_run_any())
+		return;
+	rcu_read_lock();
+	if (sld_run_match(current))
+		schedule_work(&run_arm_work);
+	rcu_read_unlock();
+}
+
 static int exec_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct sld_owner *o = sld_exempt_match();
 
 	sld_task_exec(!!o);
+	run_arm_under(o);
 	if (o && ahead_ok(o) && !sld_task_protected())
 		sld_exempt_protect(true);
 	return 0;

@@ -206,5 +206,13 @@ wait_for 50 '[ "$(ac tasks_live)" = 0 ]'
 unload
 ensure_loaded
 is "$(ac key_held) $(grep -c '^task-start .* idle$' $S/hooks)" "0 1" "reloaded: nothing armed for runs"
+# Another rule matching root's run first (not proactive) still lets it
+# arm runs: sldctl's exec in the scope is exempt by that rule.
+is "$(knob_w exempt_cgroup /system.slice)" OK "exempt_cgroup /system.slice, exempt_proactive N"
+out=$(PATH=/tmp/sdbin:$PATH sldctl run sldrun tree 10 200 2> /tmp/runu/err; echo "rc=$?")
+like "$out" 'rc=0$' "root's sldctl run under an exempt_cgroup rule that matches first: runs armed, CMD run"
+is "$(cat /tmp/runu/err)" "" "... no refusal, no warning"
+check relieved "... its split locks relieved" "$out"
+is "$(knob_w exempt_cgroup -)" OK "exempt_cgroup cleared"
 rmdir "$CG"/system.slice/sld-run-sldrun-*.scope
 rm -rf /tmp/run.out /tmp/sgid-sldrun /tmp/runu /tmp/sdbin
