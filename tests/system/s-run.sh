@@ -41,8 +41,24 @@ wait_manager() {
 	return 1
 }
 
+# relieved_run WHO RC OUT ERR: a finished `sldctl run sldrun tree` of WHO
+# (exit status RC, its stdout and stderr files) exited with sldrun's
+# status, every one of its three under 1 ms per split lock, and the kernel
+# log names its scope.
+relieved_run() {
+	local out
+	out=$(cat "$3")
+	diag "$1's sldctl run: $(echo "$out" | tr '\n' ';') $(tr '\n' ';' < "$4")"
+	is "$2" 0 "$t: $1's sldctl run exited with sldrun's status"
+	run "$t: $1's sldctl run: the process, its forked child and a thread started 5 s later each < 1 ms per split lock" \
+		all_below "$out" 1000
+	like "$(jk | grep 'protecting sldrun\[' | tail -n 1)" \
+		'^sld_compat: protecting sldrun\[[0-9]+\]: sldctl run sld-run-sldrun-[0-9]+\.scope$' \
+		"$t: $1's run: the kernel log names its scope"
+}
+
 boot1() {
-	local t="run" out rc n
+	local t="run" out n
 	loaded_at_boot "$t"
 	no_failed_units "$t"
 	is "$(cat /sys/module/sld_compat/parameters/run_allow)" "@$(getent group games | cut -d: -f3)" \
@@ -64,16 +80,8 @@ boot1() {
 		"$t: the runs file names user, command, scope"
 	like "$(sldctl status)" 'sldctl runs' "$t: sldctl status lists the run"
 	wait $!
-	rc=$?
-	out=$(cat "$V/run.out")
-	diag "in sldctl run: $(echo "$out" | tr '\n' ';') $(tr '\n' ';' < "$V/run.err")"
-	is "$rc" 0 "$t: sldctl run exited with sldrun's status"
-	run "$t: gamer's sldctl run: the process, its forked child and a thread started 5 s later each < 1 ms per split lock" \
-		all_below "$out" 1000
+	relieved_run gamer $? "$V/run.out" "$V/run.err"
 	is "$(jk | grep -c 'sldrun/[0-9]* took a split_lock trap')" "$n" "$t: ... no trap of them in the kernel log"
-	like "$(jk | grep 'protecting sldrun\[' | tail -n 1)" \
-		'^sld_compat: protecting sldrun\[[0-9]+\]: sldctl run sld-run-sldrun-[0-9]+\.scope$' \
-		"$t: the kernel log names the run's scope"
 	is "$(cat "$S/runs")" none "$t: after the run: no run left"
 	is "$(grep -c ' why=run ' "$S/tasks")" 0 "$t: ... and no task relieved"
 	like "$(sldctl status --format prometheus)" 'sld_compat_task_events_total\{event="protected_run"\} [1-9]' \
@@ -91,15 +99,7 @@ boot1() {
 	echo - > /sys/module/sld_compat/parameters/run_allow
 	is "$(cat /sys/module/sld_compat/parameters/run_allow)" - "$t: run_allow cleared (root may always)"
 	sldctl run sldrun tree 10 5000 > "$V/root.out" 2> "$V/root.err"
-	rc=$?
-	out=$(cat "$V/root.out")
-	diag "root's sldctl run, run_allow empty: $(echo "$out" | tr '\n' ';') $(tr '\n' ';' < "$V/root.err")"
-	is "$rc" 0 "$t: root's sldctl run with run_allow empty exited with sldrun's status"
-	run "$t: ... the process, its forked child and a thread started 5 s later each < 1 ms per split lock" \
-		all_below "$out" 1000
-	like "$(jk | grep 'protecting sldrun\[' | tail -n 1)" \
-		'^sld_compat: protecting sldrun\[[0-9]+\]: sldctl run sld-run-sldrun-[0-9]+\.scope$' \
-		"$t: ... the kernel log names root's scope"
+	relieved_run root $? "$V/root.out" "$V/root.err"
 	like "$(jk | grep -c "root's first sldctl run: runs armed until unload")" '^[1-9]' \
 		"$t: ... root's first run armed runs"
 	as other /usr/sbin/sldctl run touch /tmp/other-started > "$V/other.out" 2>&1
