@@ -337,6 +337,21 @@ static void run_arm_fn(struct work_struct *work)
 static DECLARE_WORK(run_arm_work, run_arm_fn);
 
 /*
+ * Root's run arms runs while nothing has: queue it for a task some rule
+ * matched (o) that is in a run scope, whichever rule won the match (an
+ * exempt_cgroup of /system.slice may match root's run first).
+ */
+static void run_arm_check(const struct sld_owner *o)
+{
+	if (!o || sld_run_any())
+		return;
+	rcu_read_lock();
+	if (o == &owner_run || sld_run_match(current))
+		schedule_work(&run_arm_work);
+	rcu_read_unlock();
+}
+
+/*
  * Protect current if a rule exempts it, naming the rule in the kernel log
  * (sld_task_protect_as()). 0: protected; -ENOENT: no rule; else refused.
  * A run's task while runs are not armed can only be root's: it arms them.
@@ -349,8 +364,7 @@ int sld_exempt_protect(bool ahead)
 
 	rcu_read_lock();
 	o = match(current, &rule);
-	if (o == &owner_run && !sld_run_any())
-		schedule_work(&run_arm_work);
+	run_arm_check(o);
 	if (o && (!ahead || ahead_ok(o)))
 		err = sld_task_protect_as(o, rule, ahead);
 	rcu_read_unlock();
@@ -376,28 +390,13 @@ static bool ahead_any(void)
  * exemption is re-decided for it; a hypervisor task keeps its protection
  * (task_sld.c drops only a record no hypervisor holds).
  */
-/*
- * Root's first run arms runs also where another rule matched its task
- * first (an exempt_cgroup of /system.slice, say): sld_exempt_protect()
- * sees only the rule that wins, and without exempt_proactive it is not
- * called at exec at all, so `sldctl run` would wait in vain.
- */
-static void run_arm_under(const struct sld_owner *o)
-{
-	if (!o || o == &owner_run || sld_run_any())
-		return;
-	rcu_read_lock();
-	if (sld_run_match(current))
-		schedule_work(&run_arm_work);
-	rcu_read_unlock();
-}
-
 static int exec_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct sld_owner *o = sld_exempt_match();
 
 	sld_task_exec(!!o);
-	run_arm_under(o);
+	/* Without exempt_proactive no protect call follows for every match. */
+	run_arm_check(o);
 	if (o && ahead_ok(o) && !sld_task_protected())
 		sld_exempt_protect(true);
 	return 0;
