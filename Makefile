@@ -117,6 +117,7 @@ check-stress: deps vmbin
 # CPU_SMT_KVERS with two SMT threads of one core; then issue #12's crash
 # on CPU_IBT_KVER and a kernel split lock's on the first of CPU_KVERS
 # (tests/qemu/crash.sh); then the bus-lock #DB trap (t-cpu/70-buslock.sh)
+# and sld_compat's #DB path (t-cpu/72-dbpath.sh)
 # on each of CPU_BLD_KVERS: the Intel model in split_lock_detect=ratelimit:1,
 # the AMD model (with t-cpu/75-svmguest.sh and 76-kvmguest.sh: a real SVM
 # guest under the host's bit, in fx_svmhv and in kvm_amd) and the AMD
@@ -145,12 +146,12 @@ cpu-check: deps vmbin
 	-bash tests/qemu/crash.sh $(firstword $(CPU_KVERS)) splitlock \
 		> build/vm-enforcing/$(firstword $(CPU_KVERS))-splitlock.tap
 	set -e; for k in $(CPU_BLD_KVERS); do \
-		VM_CPU=enforcing VM_T=tests/vm/t-cpu VM_ONLY=70 \
+		VM_CPU=enforcing VM_T=tests/vm/t-cpu VM_ONLY="70 72" \
 			VM_APPEND=split_lock_detect=ratelimit:1 VM_OUT=build/vm-enforcing/ratelimit \
 			bash tests/vm/vm.sh $$k check; \
-		VM_CPU=enforcing-amd VM_T=tests/vm/t-cpu VM_ONLY="70 75 76" \
+		VM_CPU=enforcing-amd VM_T=tests/vm/t-cpu VM_ONLY="70 72 75 76" \
 			bash tests/vm/vm.sh $$k check; \
-		VM_CPU=enforcing-amd VM_T=tests/vm/t-cpu VM_ONLY=70 \
+		VM_CPU=enforcing-amd VM_T=tests/vm/t-cpu VM_ONLY="70 72" \
 			VM_APPEND=split_lock_detect=ratelimit:1 VM_OUT=build/vm-enforcing-amd/ratelimit \
 			bash tests/vm/vm.sh $$k check; \
 	done

@@ -16,6 +16,7 @@
 #include "sld_compat.h"
 #include "ac_path.h"
 #include "core_msr.h"
+#include "db_path.h"
 #include "degraded.h"
 #include "exempt.h"
 #include "hooks.h"
@@ -31,10 +32,11 @@ static void say_what_we_found(void)
 {
 	int m = sld_kernel_mitigate();
 
-	pr_info("version %s: kernel split-lock mode %s, split_lock_mitigate %s%d, cpu split_lock_detect %d bus_lock_detect %d\n",
+	pr_info("version %s: kernel split-lock mode %s, split_lock_mitigate %s%d, cpu split_lock_detect %d bus_lock_detect %d, bus-lock #DB %s\n",
 		SLD_COMPAT_VERSION, sld_mode_name(sld_kernel_mode()),
 		m < 0 ? "absent " : "", m < 0 ? 0 : m,
-		sld_kernel.cpu_sld, sld_kernel.cpu_bld);
+		sld_kernel.cpu_sld, sld_kernel.cpu_bld,
+		sld_kernel.kernel_bld ? "on" : "off");
 	if (!sld_kernel_has_sld_code())
 		pr_info("this kernel has no split-lock detection: nothing to do\n");
 	else if (!sld_kernel.cpu_sld)
@@ -110,6 +112,7 @@ static int __init sld_compat_init(void)
 		goto out_free;
 	sld_exempt_setup();
 	sld_ac_setup();
+	sld_db_setup();
 	sld_msr_setup();
 	sld_hv_setup();
 	err = sld_hooks_init();

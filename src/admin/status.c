@@ -16,6 +16,7 @@
 #include "sld_compat.h"
 #include "ac_path.h"
 #include "core_msr.h"
+#include "db_path.h"
 #include "degraded.h"
 #include "exempt.h"
 #include "hooks.h"
@@ -66,6 +67,7 @@ static int kernel_code_show(char *buf, size_t size)
 #define FN(f, sym) { sym, offsetof(struct sld_kernel, f) }
 		FN(user_handler, "handle_user_split_lock"),
 		FN(guest_handler, "handle_guest_split_lock"),
+		FN(bus_lock_handler, "handle_bus_lock"),
 		FN(warn, "split_lock_warn"),
 		FN(reenable, "__split_lock_reenable"),
 		FN(reenable_unlock, "__split_lock_reenable_unlock"),
@@ -99,9 +101,49 @@ static int support_show(char *buf, size_t size)
 	return scnprintf(buf, size, "%s\n", s);
 }
 
+/*
+ * Which trap the kernel raises for a split lock here, and why: the #AC of
+ * split-lock detection (MSR_TEST_CTRL, the kernel in warn or fatal mode),
+ * the #DB of bus-lock detection (DEBUGCTL bit 2, which the kernel sets in
+ * ratelimit mode on Intel and in every mode but off on AMD from 6.13),
+ * both, or none. sld_compat relieves tasks on the path that is active.
+ */
+static int mechanism_show(char *buf, size_t size)
+{
+	enum sld_mode m = sld_kernel_mode();
+	bool ac = sld_kernel.cpu_sld &&
+		  (m == SLD_MODE_WARN || m == SLD_MODE_FATAL);
+	bool db = sld_kernel.kernel_bld;
+	char why_ac[64], why_db[64];
+
+	if (sld_kernel.cpu_sld && m == SLD_MODE_UNKNOWN)
+		return scnprintf(buf, size, "unknown: sld_mode unreadable; bus-lock #DB %s\n",
+				 db ? "on" : "off");
+	if (!sld_kernel.cpu_sld)
+		scnprintf(why_ac, sizeof(why_ac), "CPU has no split-lock detection");
+	else
+		scnprintf(why_ac, sizeof(why_ac), "sld_mode %s", sld_mode_name(m));
+	scnprintf(why_db, sizeof(why_db), "%s",
+		  !sld_kernel.cpu_bld ? "CPU has no bus-lock detection" :
+		  db ? "the kernel set DEBUGCTL bit 2" :
+		  "the kernel left DEBUGCTL bit 2 clear");
+	if (ac && db)
+		return scnprintf(buf, size, "both: split-lock #AC (%s), bus-lock #DB (%s)\n",
+				 why_ac, why_db);
+	if (ac)
+		return scnprintf(buf, size, "split-lock #AC: %s; no bus-lock #DB: %s\n",
+				 why_ac, why_db);
+	if (db)
+		return scnprintf(buf, size, "bus-lock #DB: %s; no split-lock #AC: %s\n",
+				 why_db, why_ac);
+	return scnprintf(buf, size, "none: no split-lock #AC: %s; no bus-lock #DB: %s\n",
+			 why_ac, why_db);
+}
+
 static const struct status_item items[] = {
 	{ "version", version_show },
 	{ "support", support_show },
+	{ "mechanism", mechanism_show },
 	{ "sld_mode", sld_mode_show },
 	{ "split_lock_mitigate", mitigate_show },
 	{ "cpu_split_lock_detect", cpu_sld_show },
@@ -110,6 +152,7 @@ static const struct status_item items[] = {
 	{ "hooks", sld_hooks_show },
 	{ "degraded", sld_degraded_show },
 	{ "ac", sld_ac_show },
+	{ "db", sld_db_show },
 	{ "tasks", sld_tasks_show },
 	{ "exempt_pending", sld_exempt_pending_show },
 	{ "runs", sld_run_show },

@@ -189,6 +189,7 @@ static void classify(struct modrec *rec)
 		.imports_guest_handler = rec->handler_calls > 0,
 		.admin = sld_registry_admin(rec->name),
 		.vendor = sld_registry_vendor(rec->name),
+		.svm_at_risk = sld_kernel.svm_bld,
 		.st = &rec->st,
 	};
 

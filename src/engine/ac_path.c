@@ -23,10 +23,8 @@
 #include <linux/atomic.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
-#include <linux/objtool.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
-#include <asm/linkage.h>
 #include <asm/processor-flags.h>
 
 #include "sld_compat.h"
@@ -42,32 +40,6 @@ static atomic_long_t ac_user_passed, ac_guest_passed;
 static atomic_long_t ac_not_protected, ac_sld_cleared, ac_handed_back;
 
 /* ---- the probes ----------------------------------------------------------- */
-
-/*
- * The kprobe return trick of the kernel's override_function_with_return()
- * (just_return_func): set regs->ax to the return value, point regs->ip at
- * a bare return and return 1 so kprobes neither single-steps nor restores
- * ip. The probe sits at the function entry, before any frame is built, so
- * the stack top is the caller's return address and `ret` goes straight
- * back to the caller.
- *  - int3 kprobe: kprobe_int3_handler() returns to regs->ip as set; never
- *    a jump-optimized one, which would ignore it (hooks.c: override).
- *  - ftrace kprobe (the case at function entry here): kprobe_ftrace_handler
- *    leaves regs->ip alone when the pre-handler returns non-zero, and
- *    ftrace_regs_caller copies regs->ip into its return slot and restores
- *    rax from regs, which is how BPF's override works through it too.
- * The stub is reached by a return, never an indirect call or jump, so
- * under IBT it needs no ENDBR (hence ANNOTATE_NOENDBR for objtool).
- */
-asm(".pushsection .text, \"ax\"\n"
-	".type sld_ac_just_return, @function\n"
-	".globl sld_ac_just_return\n"
-	".balign 16\n"
-	"sld_ac_just_return:\n"
-	ANNOTATE_NOENDBR "\n"	/* 7.x: it ends without a newline */
-	ASM_RET
-	".size sld_ac_just_return, .-sld_ac_just_return\n"
-	".popsection\n");
 
 static int take_over(struct pt_regs *regs, bool guest)
 {
@@ -98,7 +70,7 @@ static int take_over(struct pt_regs *regs, bool guest)
 	atomic_long_inc(guest ? &ac_guest_handled : &ac_user_handled);
 	sld_task_ac(guest);
 	regs->ax = true;
-	instruction_pointer_set(regs, (unsigned long)sld_ac_just_return);
+	instruction_pointer_set(regs, (unsigned long)sld_hook_just_return);
 	return 1;
 }
 

@@ -8,7 +8,4 @@
 void sld_ac_setup(void);		/* before sld_hooks_init() */
 int sld_ac_show(char *buf, size_t size);
 
-/* Only ac_path.c's own asm stub: declared here for its C users there. */
-void sld_ac_just_return(void);
-
 #endif /* SLD_AC_PATH_H */

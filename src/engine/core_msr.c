@@ -44,6 +44,7 @@
 #include "compat/compat.h"
 #include "sld_compat.h"
 #include "core_msr.h"
+#include "debugctl.h"
 #include "degraded.h"
 #include "hooks.h"
 #include "symbols.h"
@@ -139,6 +140,17 @@ static void count_write(struct sld_cpu *me, bool off, bool written)
 		me->toggles_on++;
 }
 
+/*
+ * On this CPU, irqs off: DEBUGCTL's bus-lock bit follows this CPU's own
+ * hold, not the core's (debugctl.c: the register is per logical CPU).
+ */
+static void bld_sync_local(void)
+{
+	const struct sld_cpu *me = this_cpu_ptr(&sld_cpu);
+
+	sld_bld_sync(READ_ONCE(disable_count) || me->task || me->bracket);
+}
+
 /* Core lock held, on cpu: bring the core to what its CPUs hold. */
 static void core_sync(unsigned int cpu)
 {
@@ -169,6 +181,7 @@ static void hold_change(bool task, int delta)
 	else
 		me->bracket += delta;
 	core_sync(cpu);
+	bld_sync_local();
 	raw_spin_unlock_irqrestore(lock, flags);
 }
 
@@ -288,6 +301,7 @@ static void sync_local(void *unused)
 
 	raw_spin_lock_irqsave(lock, flags);
 	core_sync(cpu);
+	bld_sync_local();
 	raw_spin_unlock_irqrestore(lock, flags);
 }
 
@@ -381,6 +395,8 @@ static int msr_cpu_online(unsigned int cpu)
 	me->core_off = off;
 	if (off)
 		reassert_local(me);
+	sld_bld_online(cpu);
+	bld_sync_local();
 	raw_spin_unlock_irqrestore(lock, flags);
 	return 0;
 }
@@ -441,7 +457,9 @@ void sld_msr_exit(void)
 /*
  * /proc/sld_compat_account, one line per online CPU: "cpuN core=P.C
  * hold=0|1 task=0|1 bracket=N sld=on|off toggles_off=N toggles_on=N
- * msr_writes=N msr_skipped=N reasserts=N brackets=N". hold: sld_compat
+ * msr_writes=N msr_skipped=N reasserts=N brackets=N" and DEBUGCTL's
+ * bus-lock bit (debugctl.c: "bld=none" where the kernel sets none, else
+ * "bld=on|off bld_writes=N bld_failed=N"). hold: sld_compat
  * holds this CPU's core off; sld: the state the MSR is in as far as
  * sld_compat knows (on only where the CPU has SLD, the kernel runs it, or
  * its mode is unknown and the MSR showed it on, and nobody holds it
@@ -481,16 +499,18 @@ static int acct_show(struct seq_file *m, void *v)
 	raw_spinlock_t *lock = core_lock(cpu);
 	struct sld_cpu c;
 	unsigned long flags;
+	char bld[64];
 
 	raw_spin_lock_irqsave(lock, flags);
 	c = *(struct sld_cpu *)v;
 	raw_spin_unlock_irqrestore(lock, flags);
-	seq_printf(m, "cpu%u core=%d.%d hold=%d task=%d bracket=%u sld=%s toggles_off=%lu toggles_on=%lu msr_writes=%lu msr_skipped=%lu reasserts=%lu brackets=%lu\n",
+	sld_bld_show(cpu, bld, sizeof(bld));
+	seq_printf(m, "cpu%u core=%d.%d hold=%d task=%d bracket=%u sld=%s toggles_off=%lu toggles_on=%lu msr_writes=%lu msr_skipped=%lu reasserts=%lu brackets=%lu%s\n",
 		   cpu, topology_physical_package_id(cpu),
 		   topology_core_id(cpu), c.core_off, c.task, c.bracket,
 		   kernel_runs_sld() && !c.core_off ? "on" : "off",
 		   c.toggles_off, c.toggles_on, c.msr_writes, c.msr_skipped,
-		   c.reasserts, c.brackets);
+		   c.reasserts, c.brackets, bld);
 	return 0;
 }
 

@@ -332,6 +332,26 @@ void sld_task_ac(bool guest)
 	}
 }
 
+/*
+ * The #DB comes after the instruction: nothing to switch, one line per
+ * task, apart from its #AC line, as the two say different things.
+ */
+void sld_task_bus_lock(void)
+{
+	struct sld_task *t = find_current();
+	char comm[COMM_ESC_LEN];
+
+	if (!t)
+		return;
+	t->bus_locks++;
+	if (t->bl_warned)
+		return;
+	t->bl_warned = true;
+	comm_escape(comm, t->comm);
+	pr_warn_ratelimited("bus lock by %s task %s[%d]: #DB handled without the kernel's penalty (no ratelimit sleep, no SIGBUS)\n",
+			    why_names[t->why], comm, t->pid);
+}
+
 /* ---- the task's life: exit (our probe), exec and rename (exempt.c's) ------------ */
 
 /* void do_exit(long code): the record goes with its task. */

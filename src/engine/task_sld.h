@@ -45,6 +45,7 @@ int sld_task_protect_as(struct sld_owner *o, const char *rule, bool ahead);
 int sld_task_protect(struct sld_owner *o);	/* rule NULL, not ahead */
 bool sld_task_protected(void);
 void sld_task_ac(bool guest);		/* a protected task's split lock */
+void sld_task_bus_lock(void);		/* a protected task's bus-lock #DB */
 void sld_task_exec(bool exempt);	/* exec'd: keep the record if exempt */
 void sld_task_renamed(void);
 

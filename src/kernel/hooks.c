@@ -24,13 +24,41 @@
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/mutex.h>
+#include <linux/objtool.h>
+#include <asm/linkage.h>
 
 #include "sld_compat.h"
 #include "degraded.h"
 #include "hooks.h"
 #include "symbols.h"
 
-#define MAX_HOOKS 16	/* 10 today */
+/*
+ * The kprobe return trick of the kernel's override_function_with_return()
+ * (just_return_func), for every override hook (ac_path.c, db_path.c): set
+ * regs->ax to the return value, point regs->ip at a bare return and return
+ * 1 so kprobes neither single-steps nor restores ip. The probe sits at
+ * the function entry, before any frame is built, so the stack top is the
+ * caller's return address and `ret` goes straight back to the caller.
+ *  - int3 kprobe: kprobe_int3_handler() returns to regs->ip as set; never
+ *    a jump-optimized one, which would ignore it (see override above).
+ *  - ftrace kprobe (the case at function entry here): kprobe_ftrace_handler
+ *    leaves regs->ip alone when the pre-handler returns non-zero, and
+ *    ftrace_regs_caller copies regs->ip into its return slot and restores
+ *    rax from regs, which is how BPF's override works through it too.
+ * The stub is reached by a return, never an indirect call or jump, so
+ * under IBT it needs no ENDBR (hence ANNOTATE_NOENDBR for objtool).
+ */
+asm(".pushsection .text, \"ax\"\n"
+	".type sld_hook_just_return, @function\n"
+	".globl sld_hook_just_return\n"
+	".balign 16\n"
+	"sld_hook_just_return:\n"
+	ANNOTATE_NOENDBR "\n"	/* 7.x: it ends without a newline */
+	ASM_RET
+	".size sld_hook_just_return, .-sld_hook_just_return\n"
+	".popsection\n");
+
+#define MAX_HOOKS 16	/* 11 today */
 
 static struct sld_hook *hooks[MAX_HOOKS];
 static unsigned int nhooks;

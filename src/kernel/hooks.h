@@ -34,4 +34,10 @@ unsigned long sld_hooks_gen(void);	/* changes at every arm or disarm */
 bool sld_hooks_kernel_off(void);	/* kprobes off system-wide (debugfs) */
 void sld_hook_want(struct sld_hook *h, bool want);
 
+/*
+ * Where an override hook's pre-handler points regs->ip to return from the
+ * probed function (hooks.c's asm stub): regs->ax is the return value.
+ */
+void sld_hook_just_return(void);
+
 #endif /* SLD_HOOKS_H */

@@ -10,6 +10,8 @@
 #include <linux/kprobes.h>
 #include <linux/sched/task.h>
 #include <asm/cpufeature.h>
+#include <asm/msr-index.h>
+#include <asm/processor.h>
 
 #include "sld_compat.h"
 #include "degraded.h"
@@ -85,6 +87,7 @@ static void find_split_lock_code(void)
 {
 	sld_kernel.user_handler = need("handle_user_split_lock", "ac-user");
 	sld_kernel.guest_handler = need("handle_guest_split_lock", "ac-guest");
+	sld_kernel.bus_lock_handler = need("handle_bus_lock", "db-bus-lock");
 	sld_kernel.warn = sld_lookup("split_lock_warn");
 	sld_kernel.reenable = sld_lookup("__split_lock_reenable");
 	sld_kernel.reenable_unlock = sld_lookup("__split_lock_reenable_unlock");
@@ -100,16 +103,37 @@ static void find_split_lock_code(void)
 		(const bool *)sld_lookup("kprobes_all_disarmed");
 }
 
+/*
+ * Whether the kernel takes bus locks by #DB: it sets DEBUGCTL bit 2 on
+ * every CPU at boot where it does (Intel: split_lock_detect=ratelimit;
+ * AMD, 6.13 on: every mode but off) and never changes it after. Which
+ * kernels do and in which mode is a moving target; the bit is not.
+ */
+static bool kernel_sets_bld(void)
+{
+	u64 v;
+
+	return sld_kernel.cpu_bld &&
+	       !sld_rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &v) &&
+	       (v & DEBUGCTLMSR_BUS_LOCK_DETECT);
+}
+
 int sld_symbols_init(void)
 {
 	sld_kernel.cpu_sld = sld_cpu_has_split_lock_detect();
 	sld_kernel.cpu_bld = sld_cpu_has_bus_lock_detect();
+	sld_kernel.kernel_bld = kernel_sets_bld();
+	/* VMRUN exists on AMD (and Hygon) only; TCG's Intel model offers it. */
+	sld_kernel.svm_bld = sld_kernel.kernel_bld &&
+		(boot_cpu_data.x86_vendor == X86_VENDOR_AMD ||
+		 boot_cpu_data.x86_vendor == X86_VENDOR_HYGON);
 
 	sld_kernel.resolver_ok = resolver_works();
 	if (!sld_kernel.resolver_ok) {
 		sld_degrade("kallsyms", "kprobes do not resolve symbol names here");
 		sld_degrade("ac-user", "no symbol lookup");
 		sld_degrade("ac-guest", "no symbol lookup");
+		sld_degrade("db-bus-lock", "no symbol lookup");
 		sld_degrade("sld-mode", "no symbol lookup");
 		return 0;
 	}

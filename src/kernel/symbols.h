@@ -14,10 +14,13 @@ struct sld_kernel {
 	bool resolver_ok;	/* ksym.h works on this kernel */
 	bool cpu_sld;		/* X86_FEATURE_SPLIT_LOCK_DETECT */
 	bool cpu_bld;		/* X86_FEATURE_BUS_LOCK_DETECT */
+	bool kernel_bld;	/* the kernel set DEBUGCTL's bus-lock bit */
+	bool svm_bld;		/* ... on an AMD host: SVM guests see it */
 	const int *sld_state;	/* the kernel's sld_state, if found */
 	const unsigned int *mitigate;	/* sysctl_sld_mitigate, if found */
 	unsigned long user_handler;	/* handle_user_split_lock */
 	unsigned long guest_handler;	/* handle_guest_split_lock */
+	unsigned long bus_lock_handler;	/* handle_bus_lock */
 	unsigned long warn;		/* split_lock_warn */
 	unsigned long reenable;		/* __split_lock_reenable */
 	unsigned long reenable_unlock;	/* __split_lock_reenable_unlock */

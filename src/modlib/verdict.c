@@ -67,9 +67,13 @@ enum sld_verdict sld_classify(const struct sld_facts *f, enum sld_reason *why)
 		return set(why, SLD_R_KNOWN_HYPERVISOR, SLD_V_HYPERVISOR);
 	if (has_class(f->st, X86_C_VMX))
 		return set(why, SLD_R_VMX_TEXT, SLD_V_HYPERVISOR);
-	if (has_class(f->st, X86_C_SVM))
+	if (!has_class(f->st, X86_C_SVM))
+		return set(why, SLD_R_NONE, SLD_V_CLEAN);
+	if (!f->svm_at_risk)
 		return set(why, SLD_R_SVM_TEXT, SLD_V_SVM_ONLY);
-	return set(why, SLD_R_NONE, SLD_V_CLEAN);
+	if (sld_known_switches_debugctl(f->name))
+		return set(why, SLD_R_SWITCHES_DEBUGCTL, SLD_V_SAFE);
+	return set(why, SLD_R_SVM_TEXT, SLD_V_HYPERVISOR);
 }
 
 const char *sld_verdict_name(enum sld_verdict v)
@@ -96,6 +100,7 @@ const char *sld_reason_name(enum sld_reason r)
 		[SLD_R_ADMIN_HYPERVISOR] = "admin-hypervisor",
 		[SLD_R_VENDOR_SAFE] = "vendor-safe",
 		[SLD_R_VENDOR_HYPERVISOR] = "vendor-hypervisor",
+		[SLD_R_SWITCHES_DEBUGCTL] = "switches-debugctl",
 	};
 
 	if ((unsigned int)r >= sizeof(names) / sizeof(names[0]))

@@ -27,6 +27,7 @@ enum sld_reason {
 	SLD_R_ADMIN_HYPERVISOR,	/* admin said hypervisor */
 	SLD_R_VENDOR_SAFE,	/* vendor API: declared safe */
 	SLD_R_VENDOR_HYPERVISOR,/* vendor API: asked to be a hypervisor */
+	SLD_R_SWITCHES_DEBUGCTL,/* built-in table: SVM, switches DEBUGCTL */
 };
 
 /* Facts about one module, gathered by the kernel or by sldctl. */
@@ -36,13 +37,20 @@ struct sld_facts {
 	bool imports_guest_handler;	/* undefined symbol handle_guest_split_lock */
 	int admin;			/* 0, SLD_R_ADMIN_SAFE or _HYPERVISOR */
 	int vendor;			/* 0, SLD_R_VENDOR_SAFE or _HYPERVISOR */
+	/*
+	 * An AMD host whose kernel set DEBUGCTL's bus-lock bit: VMRUN keeps
+	 * it, so an SVM hypervisor's guests take the host's #DBs.
+	 */
+	bool svm_at_risk;
 	const struct x86scan_stats *st;
 };
 
 /*
  * The one verdict rule, in priority order: admin entry, vendor entry,
  * sld_safe tag, imports the kernel's guest #AC handler, built-in table of
- * known unprepared hypervisors, VMX text, SVM text, clean.
+ * known unprepared hypervisors, VMX text, SVM text (a hypervisor on an
+ * AMD host that raises bus-lock #DBs, unless the table says it switches
+ * DEBUGCTL itself), clean.
  */
 enum sld_verdict sld_classify(const struct sld_facts *f, enum sld_reason *why);
 const char *sld_verdict_name(enum sld_verdict v);	/* "hypervisor" ... */

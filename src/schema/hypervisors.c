@@ -31,6 +31,15 @@ const struct sld_known_hv sld_known_hvs[SLD_KNOWN_HVS] = {
 	 */
 	{ "kvm_intel", NULL, SLD_HV_GUEST_HANDLER, NULL,
 	  "kvm_intel calls the kernel's handle_guest_split_lock" },
+	/*
+	 * kvm_amd clears the host's DEBUGCTL around VMRUN when LBR
+	 * virtualization is off ("KVM: SVM: Manually context switch
+	 * DEBUGCTL if LBR virtualization is disabled", 6.14, in the stable
+	 * kernels and Debian's 6.12): the kernels that set the bus-lock bit
+	 * on AMD (6.13 on) ship a kvm_amd that does.
+	 */
+	{ "kvm_amd", NULL, SLD_HV_SWITCHES_DEBUGCTL, NULL,
+	  "kvm_amd clears the host's DEBUGCTL bus-lock bit around VMRUN" },
 };
 
 const struct sld_known_hv *sld_known_hv_find(const char *module)
@@ -52,6 +61,13 @@ bool sld_known_hypervisor(const char *name, const char **why)
 	if (why)
 		*why = hv->why;
 	return true;
+}
+
+bool sld_known_switches_debugctl(const char *name)
+{
+	const struct sld_known_hv *hv = sld_known_hv_find(name);
+
+	return hv && hv->kind == SLD_HV_SWITCHES_DEBUGCTL;
 }
 
 const char *sld_known_hypervisor_at(unsigned int i, const char **why)

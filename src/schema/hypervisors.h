@@ -21,6 +21,12 @@ enum sld_hv_kind {
 	 * handle_guest_split_lock(): safe where the kernel has it.
 	 */
 	SLD_HV_GUEST_HANDLER,
+	/*
+	 * An SVM hypervisor that clears the host's DEBUGCTL bus-lock bit
+	 * around VMRUN itself: safe on the AMD hosts whose kernel sets it,
+	 * where any other SVM hypervisor's guests take the host's #DBs.
+	 */
+	SLD_HV_SWITCHES_DEBUGCTL,
 };
 
 struct sld_known_hv {
@@ -35,7 +41,7 @@ struct sld_known_hv {
 	const char *why;	/* one line: why the table says so */
 };
 
-#define SLD_KNOWN_HVS	3
+#define SLD_KNOWN_HVS	4
 extern const struct sld_known_hv sld_known_hvs[SLD_KNOWN_HVS];
 
 /* The entry of module (names compare with '-' equal to '_'), or NULL. */
@@ -47,6 +53,8 @@ const struct sld_known_hv *sld_known_hv_find(const char *module);
  * text). True and a short why if name is one.
  */
 bool sld_known_hypervisor(const char *name, const char **why);
+/* Is name an SVM hypervisor that switches DEBUGCTL itself (kvm_amd)? */
+bool sld_known_switches_debugctl(const char *name);
 /* Unprepared hypervisor i (its name, and why in *why), or NULL past the end. */
 const char *sld_known_hypervisor_at(unsigned int i, const char **why);
 

@@ -50,7 +50,8 @@ static void test_entries(void **state)
 		for (c = hv->module; *c; c++)
 			assert_true(sld_modname_char(*c) && *c != '-');
 		assert_true(hv->kind == SLD_HV_UNPREPARED ||
-			    hv->kind == SLD_HV_GUEST_HANDLER);
+			    hv->kind == SLD_HV_GUEST_HANDLER ||
+			    hv->kind == SLD_HV_SWITCHES_DEBUGCTL);
 		assert_non_null(hv->why);
 		assert_true(strlen(hv->why) > 10);
 		if (hv->entry)
@@ -84,6 +85,8 @@ static void test_lookup(void **state)
 		why = NULL;
 		assert_int_equal(sld_known_hypervisor(dashed, &why),
 				 hv->kind == SLD_HV_UNPREPARED);
+		assert_int_equal(sld_known_switches_debugctl(dashed),
+				 hv->kind == SLD_HV_SWITCHES_DEBUGCTL);
 		if (hv->kind == SLD_HV_UNPREPARED) {
 			assert_ptr_equal(why, hv->why);
 			name = sld_known_hypervisor_at(n++, &why);

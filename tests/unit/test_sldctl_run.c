@@ -762,12 +762,15 @@ static void test_registry(void **state)
 	assert_string_equal(jstr(o, "builtin.0.name"), "vmmon");
 	assert_string_equal(jstr(o, "builtin.1.name"), "vboxdrv");
 	/* The same facts as the text view: kvm_intel is built-in safe. */
-	assert_int_equal(jlen(o, "builtin"), 3);
+	assert_int_equal(jlen(o, "builtin"), 4);
 	assert_string_equal(jstr(o, "builtin.0.verdict"), "hypervisor");
 	assert_true(jnull(o, "builtin.0.condition"));
 	assert_string_equal(jstr(o, "builtin.2.name"), "kvm_intel");
 	assert_string_equal(jstr(o, "builtin.2.verdict"), "sld_safe");
 	assert_string_equal(jstr(o, "builtin.2.condition"), "the kernel has handle_guest_split_lock");
+	assert_string_equal(jstr(o, "builtin.3.name"), "kvm_amd");
+	assert_string_equal(jstr(o, "builtin.3.verdict"), "sld_safe");
+	assert_non_null(strstr(jstr(o, "builtin.3.condition"), "DEBUGCTL"));
 	assert_non_null(strstr(jstr(o, "seen.0"), "vmmon hypervisor"));
 	RUN(&r, "registry", "add", "--hypervisor", "vboxdrv", "--persist");
 	assert_int_equal(r.rc, 0);

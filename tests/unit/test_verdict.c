@@ -131,8 +131,28 @@ static void test_verdict_priority(void **state)
 	assert_int_equal(classify(&f, SLD_R_VMX_TEXT), SLD_V_HYPERVISOR);
 	f.st = &svm;
 	assert_int_equal(classify(&f, SLD_R_SVM_TEXT), SLD_V_SVM_ONLY);
+	/*
+	 * An AMD host whose kernel sets the bus-lock bit: SVM text is a
+	 * hypervisor, unless the table says it switches DEBUGCTL itself;
+	 * every rule above still wins.
+	 */
+	f.svm_at_risk = true;
+	assert_int_equal(classify(&f, SLD_R_SVM_TEXT), SLD_V_HYPERVISOR);
+	f.name = "kvm_amd";
+	assert_int_equal(classify(&f, SLD_R_SWITCHES_DEBUGCTL), SLD_V_SAFE);
+	f.name = "kvm-amd";
+	assert_int_equal(classify(&f, SLD_R_SWITCHES_DEBUGCTL), SLD_V_SAFE);
+	f.st = &vmx;
+	assert_int_equal(classify(&f, SLD_R_VMX_TEXT), SLD_V_HYPERVISOR);
+	f.st = &svm;
+	f.name = "fx_svmhv";
+	f.modinfo_safe = true;
+	assert_int_equal(classify(&f, SLD_R_MODINFO_SAFE), SLD_V_SAFE);
+	f.modinfo_safe = false;
 	f.st = &none;
 	assert_int_equal(classify(&f, SLD_R_NONE), SLD_V_CLEAN);
+	f.svm_at_risk = false;
+	f.name = "kvm_intel";
 	f.st = NULL;
 	assert_int_equal(classify(&f, SLD_R_NONE), SLD_V_CLEAN);
 	f.name = NULL;
@@ -297,6 +317,7 @@ static void test_names(void **state)
 	assert_string_equal(sld_reason_name(SLD_R_ADMIN_HYPERVISOR), "admin-hypervisor");
 	assert_string_equal(sld_reason_name(SLD_R_VENDOR_SAFE), "vendor-safe");
 	assert_string_equal(sld_reason_name(SLD_R_VENDOR_HYPERVISOR), "vendor-hypervisor");
+	assert_string_equal(sld_reason_name(SLD_R_SWITCHES_DEBUGCTL), "switches-debugctl");
 	assert_string_equal(sld_reason_name(99), "unknown");
 	assert_string_equal(sld_verdict_name(99), "unknown");
 }

@@ -40,7 +40,7 @@ struct facts {
 	struct host h;
 	struct inventory inv;
 	const char *kver;
-	char *enabled, *policy, *degraded;
+	char *enabled, *policy, *degraded, *mechanism;
 	bool needed;		/* SLD on in the kernel and a hypervisor here */
 	char hv[256];		/* titles of the unprepared hypervisors */
 };
@@ -64,6 +64,8 @@ static void read_knobs(struct facts *x)
 	knob_read("on_hypervisor", &x->policy);
 	if (!sldctl_path(path, sizeof(path), STATUS_DIR "/degraded"))
 		sldctl_read_value(path, &x->degraded);
+	if (!sldctl_path(path, sizeof(path), STATUS_DIR "/mechanism"))
+		sldctl_read_value(path, &x->mechanism);
 }
 
 static void cpu_findings(const struct facts *x, struct findings *f)
@@ -79,7 +81,7 @@ static void cpu_findings(const struct facts *x, struct findings *f)
 			"The CPU has split-lock detection: an atomic operation across a cache line raises #AC.");
 	else if (h->cpu_bld == 1)
 		doc_add(f, "cpu-bus-lock-detect-only", DOC_INFO, NULL,
-			"The CPU has bus-lock detection but no split-lock detection: no #AC, so guests are not at risk.");
+			"The CPU has bus-lock detection but no split-lock detection: no #AC; where the kernel sets DEBUGCTL's bus-lock bit (AMD, Linux 6.13 on) a bus lock raises #DB instead.");
 	else
 		doc_add(f, "cpu-no-split-lock-detect", DOC_INFO, NULL,
 			"The CPU has no split-lock detection: split locks never raise #AC here.");
@@ -177,6 +179,11 @@ static void sld_compat_findings(const struct facts *x, struct findings *f)
 	doc_add(f, "sld-compat-loaded", DOC_INFO, NULL,
 		"sld_compat is loaded (on_hypervisor=%s, enabled=%s).",
 		x->policy ? x->policy : "?", x->enabled ? x->enabled : "?");
+	/* An older module has no mechanism file: nothing to say then. */
+	if (x->mechanism)
+		doc_add(f, "trap-mechanism", DOC_INFO, NULL,
+			"The trap a split lock raises here, as sld_compat reads it: %s.",
+			x->mechanism);
 	if (x->enabled && !strcmp(x->enabled, "N"))
 		doc_add(f, "sld-compat-disabled", need,
 			"sldctl policy set enabled Y --persist",
@@ -413,5 +420,6 @@ int cmd_doctor(int argc, char **argv)
 	free(x.enabled);
 	free(x.policy);
 	free(x.degraded);
+	free(x.mechanism);
 	return rc;
 }

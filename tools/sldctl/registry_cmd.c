@@ -34,10 +34,17 @@ static const char *builtin_entry(const struct sld_known_hv *hv,
 {
 	*why = hv->why;
 	*cond = NULL;
-	if (hv->kind != SLD_HV_GUEST_HANDLER)
-		return "hypervisor";
-	*cond = "the kernel has handle_guest_split_lock";
-	return "sld_safe";
+	switch (hv->kind) {
+	case SLD_HV_GUEST_HANDLER:
+		*cond = "the kernel has handle_guest_split_lock";
+		return "sld_safe";
+	case SLD_HV_SWITCHES_DEBUGCTL:
+		*cond = "an AMD host's kernel sets DEBUGCTL's bus-lock bit (elsewhere its SVM text is svm-only)";
+		return "sld_safe";
+	case SLD_HV_UNPREPARED:
+		break;
+	}
+	return "hypervisor";
 }
 
 static void list_human(struct admin *a)

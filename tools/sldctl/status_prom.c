@@ -151,6 +151,13 @@ static const struct ac_map ac_traps[] = {
 	{ 0 }
 };
 
+static const struct ac_map db_traps[] = {
+	{ "db_handled", "db_traps_total", "handled", NULL },
+	{ "db_passed", "db_traps_total", "passed", NULL },
+	{ "db_not_protected", "db_traps_total", "not_protected", NULL },
+	{ 0 }
+};
+
 static const struct ac_map task_events[] = {
 	{ "tasks_protected", "task_events_total", "protected", NULL },
 	{ "tasks_exited", "task_events_total", "exited", NULL },
@@ -546,6 +553,21 @@ static void prom_scalar(const char *name, const char *help, const char *text)
 	sample(name, NULL, NULL, NULL, 0, v);
 }
 
+/* "bus-lock #DB: why..." -> the label mechanism="bus-lock #DB". */
+static void prom_mechanism(const char *text)
+{
+	static const char *const k[] = { "mechanism" };
+	const char *v[] = { text };
+	size_t vl[1];
+
+	if (!text)
+		return;
+	vl[0] = strcspn(text, ":\n");
+	head("mechanism", "gauge",
+	     "The trap the kernel raises for a split lock here: split-lock #AC, bus-lock #DB, both or none (value 1).");
+	sample("mechanism", k, v, vl, 1, 1);
+}
+
 void status_prom(const struct prom_in *in)
 {
 	static const char *const k[] = { "version", "sld_mode" };
@@ -562,7 +584,11 @@ void status_prom(const struct prom_in *in)
 		sample("info", k, v, vl, 2, 1);
 	}
 	if (in->loaded) {
+		prom_mechanism(in->mechanism);
 		prom_ac(in->ac);
+		if (in->db)
+			ac_family(in->db, db_traps, "outcome", "counter",
+				  "Bus-lock #DB traps seen by sld_compat, by outcome.");
 		prom_hv(in->hypervisors);
 		prom_tasks(in->tasks);
 		prom_runs(in->runs);

@@ -14,7 +14,7 @@ struct prom_in {
 	unsigned int errors;	/* files that could not be read */
 	/* status files as read, NULL when absent or unreadable */
 	const char *version, *sld_mode, *ac, *hypervisors, *tasks, *runs;
-	const char *disable_count;
+	const char *disable_count, *db, *mechanism;
 	const char *account, *modules;	/* /proc/sld_compat_{account,modules} */
 };
 

@@ -33,9 +33,9 @@
 
 /* Status files shown in their own place below (or on purpose not at all). */
 static const char *const known_files[] = {
-	"version", "support", "sld_mode", "split_lock_mitigate",
+	"version", "support", "mechanism", "sld_mode", "split_lock_mitigate",
 	"cpu_split_lock_detect", "cpu_bus_lock_detect", "kernel_code",
-	"hooks", "degraded", "ac", "tasks", "in_use", "hypervisors",
+	"hooks", "degraded", "ac", "db", "tasks", "in_use", "hypervisors",
 	"vendor", "disable_count", "exempt_pending", "runs",
 	"status",	/* all of the above again */
 };
@@ -62,6 +62,10 @@ static const struct group {
 		{ "ac_not_protected", "not protected" },
 		{ "ac_sld_cleared", "SLD cleared" },
 		{ "ac_handed_back", "handed back" } } },
+	{ "#DB (bus lock)", "db", {
+		{ "db_handled", "handled" },
+		{ "db_passed", "passed on" },
+		{ "db_not_protected", "not protected" } } },
 	{ "tasks now", "ac", {
 		{ "tasks_exempt", "exempt" },
 		{ "tasks_pinning", "pinning sld_compat" } } },
@@ -530,6 +534,7 @@ static void put_summary(const struct host *h,
 	put_value_or(status_find(knobs, "enabled"), "?");
 	putchar('\n');
 	put_titled("support", status_find(status, "support"));
+	put_titled("mechanism", status_find(status, "mechanism"));
 	put_titled("degraded", status_find(status, "degraded"));
 	put_host(h);
 	put_protected(ac, status_find(status, "tasks"));

@@ -53,12 +53,14 @@
  *                                 split lock, until STOPFILE exists; prints
  *                                 one letter per RUN: H handled, B SIGBUS,
  *                                 E another error (one task throughout)
- *   sldhv svmrun N [intercept] [switch]
+ *   sldhv svmrun N [intercept] [switch] [park=STOPFILE]
  *                                 one FX_SVM_RUN of /dev/fx_svmhv: a real
  *                                 SVM guest doing N split locks at CPL 3
  *                                 (intercept: the hypervisor intercepts
  *                                 #DB; switch: it clears DEBUGCTL around
- *                                 VMRUN); prints "rc=R exits=E db_exits=X
+ *                                 VMRUN; park: then waits for STOPFILE,
+ *                                 a vCPU thread between runs); prints
+ *                                 "rc=R exits=E db_exits=X
  *                                 db_delivered=D guest_db=G counter=C
  *                                 dr6=0x.. debugctl=0x.. cpu=C exit=0x.."
  *   sldhv cat FILE                print FILE (as this task, e.g. when
@@ -194,12 +196,15 @@ static int cmd_run(int argc, char **argv)
 	return 0;
 }
 
+static void wait_file(const char *path);
+
 static int cmd_svmrun(int argc, char **argv)
 {
 	struct fx_svm_run r = { 0 };
+	const char *park = NULL;
 	int fd, i, rc;
 
-	if (argc < 3 || argc > 5)
+	if (argc < 3 || argc > 6)
 		return usage();
 	r.split_locks = num(argv[2]);
 	for (i = 3; i < argc; i++) {
@@ -207,6 +212,8 @@ static int cmd_svmrun(int argc, char **argv)
 			r.flags |= FX_SVM_INTERCEPT_DB;
 		else if (!strcmp(argv[i], "switch"))
 			r.flags |= FX_SVM_SWITCH_DEBUGCTL;
+		else if (!strncmp(argv[i], "park=", 5) && argv[i][5])
+			park = argv[i] + 5;
 		else
 			return usage();
 	}
@@ -217,6 +224,10 @@ static int cmd_svmrun(int argc, char **argv)
 	       r.db_delivered, r.guest_db, r.counter,
 	       (unsigned long long)r.dr6, (unsigned long long)r.debugctl,
 	       r.cpu, r.exit_code);
+	if (park) {
+		fflush(stdout);
+		wait_file(park);
+	}
 	return 0;
 }
 

@@ -79,8 +79,56 @@ amd_guest() {
 	sldcpu msr 0 $DEBUGCTL "$saved" > /dev/null
 }
 
+# with_sld_compat: the same guest with sld_compat loaded. Where the
+# kernel set bit 2 (7.x on AMD) fx_svmhv's SVM text makes it a hypervisor
+# (svm-text), its vCPU task is protected at its first run ioctl, and bit 2
+# is off on its CPU while it runs: the guest's bus locks raise no #DB,
+# delivered or intercepted. Without the kernel's bit (6.12) nothing
+# raises a #DB, and SVM text stays svm-only.
+with_sld_compat() {
+	load
+	if [ "$kernel_bit" != $BLD ]; then
+		like "$(grep '^fx_svmhv ' /proc/sld_compat_modules)" '^fx_svmhv svm-only svm-text ' \
+			"sld_compat, kernel bit 2 clear: fx_svmhv is svm-only"
+		unload
+		return
+	fi
+	like "$(grep '^fx_svmhv ' /proc/sld_compat_modules)" '^fx_svmhv hypervisor svm-text ' \
+		"sld_compat, kernel bit 2 set on AMD: fx_svmhv is a hypervisor (svm-text)"
+	p=$(ac tasks_protected_hypervisor)
+	out=$(svm 0 $N)
+	diag "with sld_compat, delivered: $out"
+	like "$out" "^rc=0 exits=1 db_exits=0 db_delivered=0 guest_db=0 counter=$N .* debugctl=0x0 cpu=0 " \
+		"sld_compat: the guest's $N split locks raise no #DB; DEBUGCTL bit 2 off under the vCPU"
+	is "$(($(ac tasks_protected_hypervisor) - p))" 1 "its vCPU task was protected as a hypervisor's"
+	out=$(svm 1 $N intercept)
+	like "$out" "^rc=0 exits=1 db_exits=0 db_delivered=0 guest_db=0 counter=$N .* cpu=1 " \
+		"sld_compat, cpu1, intercepting #DB: no #DB exit either"
+	is "$(sldcpu msr 0 $DEBUGCTL) $(sldcpu msr 1 $DEBUGCTL)" "$BLD $BLD" \
+		"DEBUGCTL bit 2 back on both CPUs after the guest runs"
+	like "$(grep '^fx_svmhv ' $S/hypervisors)" '^fx_svmhv state=' "hypervisors lists fx_svmhv"
+	# A vCPU thread between guest runs keeps sld_compat loaded, as one
+	# of a VMX hypervisor does (t/87-inuse.sh).
+	rm -f /tmp/svmstop
+	svm 0 $N park=/tmp/svmstop > /tmp/svmpark.out &
+	wait_for 300 'grep -qs "^rc=0 " /tmp/svmpark.out'
+	like "$(cat /tmp/svmpark.out)" "^rc=0 exits=1 db_exits=0 db_delivered=0 " \
+		"a parked vCPU thread ran its guest without a #DB"
+	is "$(sldtest rmmod sld_compat)" EAGAIN "rmmod refused while the SVM vCPU thread lives (EAGAIN: in use)"
+	like "$(cat $S/in_use)" '^fx_svmhv tasks=1$' "in_use: fx_svmhv tasks=1"
+	touch /tmp/svmstop
+	wait
+	# shellcheck disable=SC2016 # wait_for evaluates it at each try
+	wait_for 100 '[ "$(ac tasks_live)" = 0 ]'
+	unload
+	out=$(svm 0 $N)
+	like "$out" "^rc=0 exits=$((N + 1)) db_exits=0 db_delivered=$N " \
+		"sld_compat unloaded: the guest takes its $N #DBs again"
+}
+
 if grep -q '^vendor_id.*AuthenticAMD' /proc/cpuinfo; then
 	amd_guest
+	with_sld_compat
 else
 	like "$(svm 0 $N)" '^rc=ENODEV ' "not an AMD model: fx_svmhv refuses (ENODEV)"
 fi

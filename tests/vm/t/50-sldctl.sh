@@ -88,6 +88,8 @@ for f in "$S"/*; do
 	case $n in
 	version) re="^sld_compat: loaded, version $v$" ;;
 	support) re="^support: $v$" ;;
+	mechanism) re="^mechanism: $(echo "$v" | sed 's/[#()]/./g')$" ;;
+	db) re="^  #DB \\(bus lock\\): handled $(grep '^db_handled ' "$f" | cut -d' ' -f2), " ;;
 	sld_mode) re="^kernel: split-lock mode $v \\(from sld_compat\\)," ;;
 	split_lock_mitigate) re="^kernel: .*, split_lock_mitigate $v$" ;;
 	cpu_split_lock_detect) re="^cpu: split_lock_detect $(yn "$v")," ;;
