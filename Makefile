@@ -118,7 +118,8 @@ check-stress: deps vmbin
 # on CPU_IBT_KVER and a kernel split lock's on the first of CPU_KVERS
 # (tests/qemu/crash.sh); then the bus-lock #DB trap (t-cpu/70-buslock.sh)
 # and sld_compat's #DB path (t-cpu/72-dbpath.sh)
-# on each of CPU_BLD_KVERS: the Intel model in split_lock_detect=ratelimit:1,
+# on each of CPU_BLD_KVERS: the Intel model in split_lock_detect=ratelimit:1
+# (72 also on two SMT threads of one core: DEBUGCTL is per logical CPU),
 # the AMD model (with t-cpu/75-svmguest.sh and 76-kvmguest.sh: a real SVM
 # guest under the host's bit, in fx_svmhv and in kvm_amd) and the AMD
 # model in ratelimit:1. CPU_BLD_KVERS: CPU_BLD_KVER
@@ -149,6 +150,9 @@ cpu-check: deps vmbin
 		VM_CPU=enforcing VM_T=tests/vm/t-cpu VM_ONLY="70 72" \
 			VM_APPEND=split_lock_detect=ratelimit:1 VM_OUT=build/vm-enforcing/ratelimit \
 			bash tests/vm/vm.sh $$k check; \
+		VM_CPU=enforcing VM_T=tests/vm/t-cpu VM_ONLY=72 \
+			VM_APPEND=split_lock_detect=ratelimit:1 VM_OUT=build/vm-enforcing/ratelimit \
+			bash tests/vm/vm.sh $$k smt; \
 		VM_CPU=enforcing-amd VM_T=tests/vm/t-cpu VM_ONLY="70 72 75 76" \
 			bash tests/vm/vm.sh $$k check; \
 		VM_CPU=enforcing-amd VM_T=tests/vm/t-cpu VM_ONLY="70 72" \
