@@ -26,6 +26,9 @@
  *       prints the count, or exits 3 on a TCG CPU that does not count
  *       (1 where the read faults). The count restarts at the vCPU's INIT
  *       (CPU hotplug), so callers take differences within a scenario.
+ *   sldcpu wrmsrs CPU debugctl
+ *       the same for IA32_DEBUGCTL (tests/qemu/0006: MSR 0x400001d9),
+ *       counted where the CPU offers bus-lock detection
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -41,7 +44,7 @@ static unsigned char buf[256] __attribute__((aligned(64)));
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldcpu time N split|aligned GAP_US | forced N | op KIND split|aligned | msr CPU REG [VALUE] | wrmsrs CPU\n");
+	fprintf(stderr, "usage: sldcpu time N split|aligned GAP_US | forced N | op KIND split|aligned | msr CPU REG [VALUE] | wrmsrs CPU [debugctl]\n");
 	return 2;
 }
 
@@ -166,9 +169,10 @@ static int do_msr(const char *cpu, const char *reg, const char *val)
 
 /* The enforcing test QEMU's count of real WRMSRs to MSR_TEST_CTRL. */
 #define MSR_TEST_CTRL_WRITES	0x40000333
+#define MSR_DEBUGCTL_WRITES	0x400001d9
 #define WRITES_VALID		(1ull << 63)
 
-static int do_wrmsrs(const char *cpu)
+static int do_wrmsrs(const char *cpu, off_t counter)
 {
 	char path[64];
 	uint64_t v;
@@ -180,7 +184,7 @@ static int do_wrmsrs(const char *cpu)
 		perror(path);
 		return 1;
 	}
-	if (pread(fd, &v, 8, MSR_TEST_CTRL_WRITES) != 8) {
+	if (pread(fd, &v, 8, counter) != 8) {
 		perror("rdmsr");	/* #GP: a CPU that is not TCG's */
 		close(fd);
 		return 1;
@@ -244,7 +248,9 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "op"))
 		return do_op(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "wrmsrs"))
-		return do_wrmsrs(argv[2]);
+		return do_wrmsrs(argv[2], MSR_TEST_CTRL_WRITES);
+	if (argc == 4 && !strcmp(argv[1], "wrmsrs") && !strcmp(argv[3], "debugctl"))
+		return do_wrmsrs(argv[2], MSR_DEBUGCTL_WRITES);
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "msr"))
 		return do_msr(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
 	return usage();

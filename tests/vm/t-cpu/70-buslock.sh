@@ -79,7 +79,10 @@ fi
 # Per logical CPU: cpu0 only, whatever the topology (the smt boot makes
 # cpu1 its sibling). Only bit 2 is held.
 is "$(sldcpu msr 0 $DEBUGCTL 0)" 0x0 "DEBUGCTL: bit 2 cleared on cpu0"
-is "$(sldcpu msr 0 $DEBUGCTL 0x6)" $BLD "DEBUGCTL: bit 2 reads back as written (bit 1 dropped as before)"
+w=$(sldcpu wrmsrs 0 debugctl)
+is "$(sldcpu msr 0 $DEBUGCTL 0x6)" 0x6 "DEBUGCTL: bits 1-2 read back as written (bits 0-2 held, tests/qemu/0006)"
+is "$(sldcpu msr 0 $DEBUGCTL 0x1c)" $BLD "DEBUGCTL: bits above 2 dropped"
+is "$(($(sldcpu wrmsrs 0 debugctl) - w))" 2 "the CPU counted the two WRMSRs to DEBUGCTL"
 is "$(sldcpu msr 1 $DEBUGCTL)" "$want" "DEBUGCTL of cpu1 unchanged (per logical CPU)"
 
 if [ $ratelimit = 1 ]; then
