@@ -190,6 +190,7 @@ static void classify(struct modrec *rec)
 		.admin = sld_registry_admin(rec->name),
 		.vendor = sld_registry_vendor(rec->name),
 		.svm_at_risk = sld_kernel.svm_bld,
+		.kvm_amd_switches = sld_kvm_amd_switches_debugctl(),
 		.st = &rec->st,
 	};
 

@@ -395,7 +395,6 @@ static int msr_cpu_online(unsigned int cpu)
 	me->core_off = off;
 	if (off)
 		reassert_local(me);
-	sld_bld_online(cpu);
 	bld_sync_local();
 	raw_spin_unlock_irqrestore(lock, flags);
 	return 0;

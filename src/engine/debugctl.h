@@ -6,7 +6,6 @@
 #include <linux/types.h>
 
 void sld_bld_sync(bool hold);		/* this CPU, irqs off */
-void sld_bld_online(unsigned int cpu);
 int sld_bld_show(unsigned int cpu, char *buf, size_t size);
 
 #endif /* SLD_DEBUGCTL_H */

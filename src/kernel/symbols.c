@@ -6,9 +6,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/sched/task.h>
+#include <linux/smp.h>
 #include <asm/cpufeature.h>
 #include <asm/msr-index.h>
 #include <asm/processor.h>
@@ -106,16 +108,30 @@ static void find_split_lock_code(void)
 /*
  * Whether the kernel takes bus locks by #DB: it sets DEBUGCTL bit 2 on
  * every CPU at boot where it does (Intel: split_lock_detect=ratelimit;
- * AMD, 6.13 on: every mode but off) and never changes it after. Which
- * kernels do and in which mode is a moving target; the bit is not.
+ * AMD, 6.13 on: every mode but off). Which kernels do and in which mode
+ * is a moving target; the bit is not. Any online CPU with it will do: one
+ * CPU's bit may have been cleared by a hypervisor, or by an earlier
+ * sld_compat that lost it there.
  */
-static bool kernel_sets_bld(void)
+static void bld_seen_local(void *seen)
 {
 	u64 v;
 
-	return sld_kernel.cpu_bld &&
-	       !sld_rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &v) &&
-	       (v & DEBUGCTLMSR_BUS_LOCK_DETECT);
+	if (!sld_rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &v) &&
+	    (v & DEBUGCTLMSR_BUS_LOCK_DETECT))
+		WRITE_ONCE(*(bool *)seen, true);
+}
+
+static bool kernel_sets_bld(void)
+{
+	bool seen = false;
+
+	if (!sld_kernel.cpu_bld)
+		return false;
+	cpus_read_lock();
+	on_each_cpu(bld_seen_local, &seen, 1);
+	cpus_read_unlock();
+	return READ_ONCE(seen);
 }
 
 int sld_symbols_init(void)

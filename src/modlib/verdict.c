@@ -71,7 +71,7 @@ enum sld_verdict sld_classify(const struct sld_facts *f, enum sld_reason *why)
 		return set(why, SLD_R_NONE, SLD_V_CLEAN);
 	if (!f->svm_at_risk)
 		return set(why, SLD_R_SVM_TEXT, SLD_V_SVM_ONLY);
-	if (sld_known_switches_debugctl(f->name))
+	if (f->kvm_amd_switches && sld_known_switches_debugctl(f->name))
 		return set(why, SLD_R_SWITCHES_DEBUGCTL, SLD_V_SAFE);
 	return set(why, SLD_R_SVM_TEXT, SLD_V_HYPERVISOR);
 }

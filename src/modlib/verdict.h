@@ -42,6 +42,8 @@ struct sld_facts {
 	 * it, so an SVM hypervisor's guests take the host's #DBs.
 	 */
 	bool svm_at_risk;
+	/* This kernel's kvm_amd switches DEBUGCTL itself (6.14 on). */
+	bool kvm_amd_switches;
 	const struct x86scan_stats *st;
 };
 

@@ -35,8 +35,9 @@ const struct sld_known_hv sld_known_hvs[SLD_KNOWN_HVS] = {
 	 * kvm_amd clears the host's DEBUGCTL around VMRUN when LBR
 	 * virtualization is off ("KVM: SVM: Manually context switch
 	 * DEBUGCTL if LBR virtualization is disabled", 6.14, in the stable
-	 * kernels and Debian's 6.12): the kernels that set the bus-lock bit
-	 * on AMD (6.13 on) ship a kvm_amd that does.
+	 * kernels and Debian's 6.12). 6.13, the first to set the bus-lock
+	 * bit on AMD, shipped without it: the verdict asks the kernel's
+	 * version too (sld_facts.kvm_amd_switches).
 	 */
 	{ "kvm_amd", NULL, SLD_HV_SWITCHES_DEBUGCTL, NULL,
 	  "kvm_amd clears the host's DEBUGCTL bus-lock bit around VMRUN" },

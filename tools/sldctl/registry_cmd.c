@@ -39,7 +39,7 @@ static const char *builtin_entry(const struct sld_known_hv *hv,
 		*cond = "the kernel has handle_guest_split_lock";
 		return "sld_safe";
 	case SLD_HV_SWITCHES_DEBUGCTL:
-		*cond = "an AMD host's kernel sets DEBUGCTL's bus-lock bit (elsewhere its SVM text is svm-only)";
+		*cond = "the kernel is 6.14 or later and sets DEBUGCTL's bus-lock bit on AMD (elsewhere its SVM text is svm-only)";
 		return "sld_safe";
 	case SLD_HV_UNPREPARED:
 		break;
