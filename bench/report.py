@@ -176,6 +176,8 @@ if os.path.exists(vm):
     ac = defaultdict(dict)
     actrap = defaultdict(dict)	# case -> round -> ns per lock
     wrmsr = defaultdict(lambda: defaultdict(dict))	# field -> case -> round
+    dbtrap = defaultdict(dict)	# case -> round -> ns per lock
+    dbgwrmsr = defaultdict(lambda: defaultdict(dict))	# field -> case -> round
     load = defaultdict(dict)
     loadi = defaultdict(lambda: defaultdict(dict))	# kernel -> case -> round
     # bench ("ctxsw" wall clock, "ctxsw-icount" instructions) -> case -> round
@@ -198,6 +200,11 @@ if os.path.exists(vm):
         elif f[1] == "wrmsr" and len(f) > 6 and all(x.replace(".", "", 1).isdigit() for x in f[4:7]):
             for i, k in ((4, "ns"), (5, "real"), (6, "account")):
                 wrmsr[k][f[3]][f[2]] = float(f[i])
+        elif f[1] == "dbtrap" and f[4]:
+            dbtrap[f[3]][f[2]] = int(f[4])
+        elif f[1] == "dbgwrmsr" and len(f) > 6 and all(x.replace(".", "", 1).isdigit() for x in f[4:7]):
+            for i, k in ((4, "ns"), (5, "real"), (6, "account")):
+                dbgwrmsr[k][f[3]][f[2]] = float(f[i])
         elif f[1] == "load" and f[4]:
             load[f[3]][f[2]] = int(f[4])
         elif f[1].startswith("load-icount/") and f[4]:
@@ -270,6 +277,37 @@ plot 'ac.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerror
         out.append("\nTwo threads on cpu0 pass a byte (sldhv pingpong); the test QEMU counts "
                    "the WRMSRs to MSR_TEST_CTRL cpu0 executes (tests/qemu/0004). protected: both "
                    "threads protected, the hold is handed over; mixed: one protected.\n")
+    if dbtrap:
+        rounds = sorted(dbtrap["exempt"], key=int)
+        out.append("## Real bus-lock #DB on the enforcing test CPU's AMD model, split_lock_detect=ratelimit:1 "
+                   "(%d rounds; ns per locked add, back to back)\n" % len(rounds))
+        out.append("| case | ns per lock, median [min .. max] | case / exempt, per round |")
+        out.append("|---|---|---|")
+        case_rows(dbtrap, rounds, ["aligned", "kernel", "exempt", "proactive"],
+                  lambda c: "exempt", "{:.2f}")
+        out.append("\nkernel: an unprotected program, the kernel's ratelimit sleeps it to one bus "
+                   "lock a second. exempt: exempt by path, its first #DB taken by sld_compat "
+                   "(averaged over the run), then DEBUGCTL's bus-lock bit off under it. proactive: "
+                   "exempt_proactive=Y, no #DB. aligned: no split, the floor.\n")
+    if dbgwrmsr:
+        rounds = sorted(dbgwrmsr["ns"]["unprotected"], key=int)
+        out.append("## DEBUGCTL writes per context switch, counted by the enforcing test CPU (AMD model), "
+                   "ratelimit:1 (%d rounds, interleaved)\n" % len(rounds))
+        out.append("| case | real WRMSRs to DEBUGCTL per switch, median [min .. max] | "
+                   "sld_compat's account per switch | ns per switch / unprotected, per round |")
+        out.append("|---|---|---|---|")
+        for c in ["unprotected", "protected", "mixed"]:
+            if c not in dbgwrmsr["ns"]:
+                continue
+            rs = [r for r in rounds if r in dbgwrmsr["ns"][c]]
+            ratio = [dbgwrmsr["ns"][c][r] / dbgwrmsr["ns"]["unprotected"][r] for r in rs
+                     if r in dbgwrmsr["ns"]["unprotected"] and dbgwrmsr["ns"]["unprotected"][r]]
+            out.append("| %s | %s | %s | %s |" % (
+                c, spread([dbgwrmsr["real"][c][r] for r in rs], "{:.3f}"),
+                spread([dbgwrmsr["account"][c][r] for r in rs], "{:.3f}"),
+                spread(ratio, "{:.2f}")))
+        out.append("\nAs the MSR_TEST_CTRL table, for IA32_DEBUGCTL's bus-lock bit (per logical "
+                   "CPU; tests/qemu/0006 counts the WRMSRs).\n")
     if load:
         rounds = load_rounds(load)
         out.append("## insmod cost of the load-time scan in the VM (%d rounds, interleaved)\n" % len(rounds))
