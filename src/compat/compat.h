@@ -13,7 +13,6 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/uaccess.h>
-#include <linux/version.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
 
@@ -21,14 +20,19 @@
 
 /*
  * kvm_amd clears the host's DEBUGCTL around VMRUN from 6.14 on ("KVM: SVM:
- * Manually context switch DEBUGCTL if LBR virtualization is disabled");
- * 6.13, the first kernel to set the bus-lock bit on AMD, shipped without
- * it (stable backports are not told apart: such a kvm_amd is protected
- * as a hypervisor, which costs it nothing but a reference).
+ * Manually context switch DEBUGCTL if LBR virtualization is disabled",
+ * also in the stable kernels and Debian's 6.12), told by the host DEBUGCTL
+ * snapshot that came with it (probes/kvm_host_debugctl.c). 6.13, the
+ * first kernel to set the bus-lock bit on AMD, has neither: its kvm_amd is
+ * protected as a hypervisor.
  */
 static inline bool sld_kvm_amd_switches_debugctl(void)
 {
-	return LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0);
+#ifdef HAVE_KVM_HOST_DEBUGCTL
+	return true;
+#else
+	return false;
+#endif
 }
 
 /* X86_FEATURE_SPLIT_LOCK_DETECT appeared in 5.7, BUS_LOCK_DETECT in 5.12. */

@@ -39,6 +39,22 @@ if grep -q '^vendor_id.*AuthenticAMD' /proc/cpuinfo; then
 	fails "the host kernel saw none of the guest's bus locks (no bus_lock line)" \
 		sh -c 'echo "$1" | grep -q bus_lock' _ "$(new_dmesg)"
 	sldcpu msr 0 $DEBUGCTL "$saved" > /dev/null
+	# sld_compat's verdict on it: where the kernel sets the bus-lock
+	# bit (7.x), the built-in table's switches-debugctl; elsewhere its
+	# SVM text alone, svm-only. Neither protects its vCPU threads.
+	load
+	if [ "$saved" = $BLD ]; then
+		like "$(grep '^kvm_amd ' /proc/sld_compat_modules)" '^kvm_amd sld_safe switches-debugctl ' \
+			"sld_compat: kvm_amd is sld_safe (switches-debugctl, the built-in table)"
+	else
+		like "$(grep '^kvm_amd ' /proc/sld_compat_modules)" '^kvm_amd svm-only svm-text ' \
+			"sld_compat, kernel bit 2 clear: kvm_amd is svm-only"
+	fi
+	p=$(ac tasks_protected)
+	out=$(sldhv oncpu 0 sldkvm $N)
+	like "$out" "^rc=0 .* db_delivered=0 guest_db=0 counter=$N " "with sld_compat: kvm_amd's guest as before"
+	is "$(ac tasks_protected)" "$p" "... its vCPU thread not protected"
+	unload
 	rmmod kvm_amd
 else
 	fails "kvm_amd does not load on the Intel model" insmod /kmod/kvm-amd.ko
