@@ -169,6 +169,27 @@ def ctx_table(bench, title, unit, rfmt):
                "(made or skipped).\n")
 
 
+
+def wrmsr_table(d, title, real_col, note):
+    """A per-switch WRMSR table: d is field ("ns", "real", "account") ->
+    case -> round; rows unprotected, protected, mixed."""
+    rounds = sorted(d["ns"]["unprotected"], key=int)
+    out.append(title % len(rounds))
+    out.append("| case | %s, median [min .. max] | sld_compat's account per switch "
+               "| ns per switch / unprotected, per round |" % real_col)
+    out.append("|---|---|---|---|")
+    for c in ["unprotected", "protected", "mixed"]:
+        if c not in d["ns"]:
+            continue
+        rs = [r for r in rounds if r in d["ns"][c]]
+        ratio = [d["ns"][c][r] / d["ns"]["unprotected"][r] for r in rs
+                 if r in d["ns"]["unprotected"] and d["ns"]["unprotected"][r]]
+        out.append("| %s | %s | %s | %s |" % (
+            c, spread([d["real"][c][r] for r in rs], "{:.3f}"),
+            spread([d["account"][c][r] for r in rs], "{:.3f}"),
+            spread(ratio, "{:.2f}")))
+    out.append(note)
+
 # ---- VM: #AC latency, load cost ------------------------------------------------
 vm = os.path.join(res, "vm-raw.txt")
 if os.path.exists(vm):
@@ -258,25 +279,11 @@ plot 'ac.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerror
                    "taken by sld_compat (averaged over the run), none after. proactive: "
                    "exempt_proactive=Y, no #AC. aligned: no split, the floor.\n")
     if wrmsr:
-        rounds = sorted(wrmsr["ns"]["unprotected"], key=int)
-        out.append("## MSR writes per context switch, counted by the enforcing test CPU (%d "
-                   "rounds, interleaved)\n" % len(rounds))
-        out.append("| case | real WRMSRs per switch, median [min .. max] | sld_compat's account "
-                   "per switch | ns per switch / unprotected, per round |")
-        out.append("|---|---|---|---|")
-        for c in ["unprotected", "protected", "mixed"]:
-            if c not in wrmsr["ns"]:
-                continue
-            rs = [r for r in rounds if r in wrmsr["ns"][c]]
-            ratio = [wrmsr["ns"][c][r] / wrmsr["ns"]["unprotected"][r] for r in rs
-                     if r in wrmsr["ns"]["unprotected"] and wrmsr["ns"]["unprotected"][r]]
-            out.append("| %s | %s | %s | %s |" % (
-                c, spread([wrmsr["real"][c][r] for r in rs], "{:.3f}"),
-                spread([wrmsr["account"][c][r] for r in rs], "{:.3f}"),
-                spread(ratio, "{:.2f}")))
-        out.append("\nTwo threads on cpu0 pass a byte (sldhv pingpong); the test QEMU counts "
-                   "the WRMSRs to MSR_TEST_CTRL cpu0 executes (tests/qemu/0004). protected: both "
-                   "threads protected, the hold is handed over; mixed: one protected.\n")
+        wrmsr_table(wrmsr, "## MSR writes per context switch, counted by the enforcing test CPU (%d "
+                    "rounds, interleaved)\n", "real WRMSRs per switch",
+                    "\nTwo threads on cpu0 pass a byte (sldhv pingpong); the test QEMU counts "
+                    "the WRMSRs to MSR_TEST_CTRL cpu0 executes (tests/qemu/0004). protected: both "
+                    "threads protected, the hold is handed over; mixed: one protected.\n")
     if dbtrap:
         rounds = sorted(dbtrap["exempt"], key=int)
         out.append("## Real bus-lock #DB on the enforcing test CPU's AMD model, split_lock_detect=ratelimit:1 "
@@ -290,24 +297,11 @@ plot 'ac.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerror
                    "(averaged over the run), then DEBUGCTL's bus-lock bit off under it. proactive: "
                    "exempt_proactive=Y, no #DB. aligned: no split, the floor.\n")
     if dbgwrmsr:
-        rounds = sorted(dbgwrmsr["ns"]["unprotected"], key=int)
-        out.append("## DEBUGCTL writes per context switch, counted by the enforcing test CPU (AMD model), "
-                   "ratelimit:1 (%d rounds, interleaved)\n" % len(rounds))
-        out.append("| case | real WRMSRs to DEBUGCTL per switch, median [min .. max] | "
-                   "sld_compat's account per switch | ns per switch / unprotected, per round |")
-        out.append("|---|---|---|---|")
-        for c in ["unprotected", "protected", "mixed"]:
-            if c not in dbgwrmsr["ns"]:
-                continue
-            rs = [r for r in rounds if r in dbgwrmsr["ns"][c]]
-            ratio = [dbgwrmsr["ns"][c][r] / dbgwrmsr["ns"]["unprotected"][r] for r in rs
-                     if r in dbgwrmsr["ns"]["unprotected"] and dbgwrmsr["ns"]["unprotected"][r]]
-            out.append("| %s | %s | %s | %s |" % (
-                c, spread([dbgwrmsr["real"][c][r] for r in rs], "{:.3f}"),
-                spread([dbgwrmsr["account"][c][r] for r in rs], "{:.3f}"),
-                spread(ratio, "{:.2f}")))
-        out.append("\nAs the MSR_TEST_CTRL table, for IA32_DEBUGCTL's bus-lock bit (per logical "
-                   "CPU; tests/qemu/0006 counts the WRMSRs).\n")
+        wrmsr_table(dbgwrmsr, "## DEBUGCTL writes per context switch, counted by the enforcing test "
+                    "CPU (AMD model), ratelimit:1 (%d rounds, interleaved)\n",
+                    "real WRMSRs to DEBUGCTL per switch",
+                    "\nAs the MSR_TEST_CTRL table, for IA32_DEBUGCTL's bus-lock bit (per logical "
+                    "CPU; tests/qemu/0006 counts the WRMSRs).\n")
     if load:
         rounds = load_rounds(load)
         out.append("## insmod cost of the load-time scan in the VM (%d rounds, interleaved)\n" % len(rounds))

@@ -199,20 +199,17 @@ writes_per_switch() {
 	rmmod fx_hv
 }
 
-# dpp CASE [DEV [one]]: ping-pong; sets real, acct, csw.
+# dpp CASE [DEV [one]]: ping-pong (lib.sh wrmsr_pingpong, DEBUGCTL's
+# writes); sets real and csw.
+PP_MSR=debugctl
 dpp() {
 	_case=$1
 	shift
 	sleep 0.5
-	_r=$(dwr) _a=$(acf cpu0 bld_writes)
-	_o=$(sldhv pingpong 2000 "$@")
-	sleep 0.2
-	real=$(($(dwr) - _r)) csw=$(field "$_o" csw)
-	diag "$_case: $_o real_debugctl_wrmsr=$real"
-	if [ $svm = 1 ]; then
-		acct=$(($(acf cpu0 bld_writes) - _a))
-		is "$real" "$acct" "$_case: cpu0's real DEBUGCTL writes ($real) are the account's"
-	fi
+	wrmsr_pingpong 2000 "$@"
+	real=$pp_real csw=$pp_csw
+	diag "$_case: $pp_out real_debugctl_wrmsr=$real account_bld_writes=$pp_acct"
+	[ $svm = 0 ] || is "$real" "$pp_acct" "$_case: cpu0's real DEBUGCTL writes ($real) are the account's"
 }
 
 run "the CPU counts WRMSRs to DEBUGCTL (tests/qemu/0006)" [ -n "$(dwr)" ]
