@@ -114,7 +114,10 @@ static int mechanism_show(char *buf, size_t size)
 	bool ac = sld_kernel.cpu_sld &&
 		  (m == SLD_MODE_WARN || m == SLD_MODE_FATAL);
 	bool db = sld_kernel.kernel_bld;
-	char why_ac[64], why_db[64];
+	const char *why_db = !sld_kernel.cpu_bld ? "CPU has no bus-lock detection" :
+			     db ? "the kernel set DEBUGCTL bit 2" :
+			     "the kernel left DEBUGCTL bit 2 clear";
+	char why_ac[64];
 
 	if (sld_kernel.cpu_sld && m == SLD_MODE_UNKNOWN)
 		return scnprintf(buf, size, "unknown: sld_mode unreadable; bus-lock #DB %s\n",
@@ -123,10 +126,6 @@ static int mechanism_show(char *buf, size_t size)
 		scnprintf(why_ac, sizeof(why_ac), "CPU has no split-lock detection");
 	else
 		scnprintf(why_ac, sizeof(why_ac), "sld_mode %s", sld_mode_name(m));
-	scnprintf(why_db, sizeof(why_db), "%s",
-		  !sld_kernel.cpu_bld ? "CPU has no bus-lock detection" :
-		  db ? "the kernel set DEBUGCTL bit 2" :
-		  "the kernel left DEBUGCTL bit 2 clear");
 	if (ac && db)
 		return scnprintf(buf, size, "both: split-lock #AC (%s), bus-lock #DB (%s)\n",
 				 why_ac, why_db);

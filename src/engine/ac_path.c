@@ -43,19 +43,15 @@ static atomic_long_t ac_not_protected, ac_sld_cleared, ac_handed_back;
 
 static int take_over(struct pt_regs *regs, bool guest)
 {
-	int err;
+	int err = sld_exempt_ensure();
 
-	if (!sld_task_protected()) {
-		err = sld_exempt_protect(false);
-		if (err == -ENOENT) {
-			atomic_long_inc(guest ? &ac_guest_passed :
-					&ac_user_passed);
-			return 0;
-		}
-		if (err) {
-			atomic_long_inc(&ac_not_protected);
-			return 0;
-		}
+	if (err == -ENOENT) {
+		atomic_long_inc(guest ? &ac_guest_passed : &ac_user_passed);
+		return 0;
+	}
+	if (err) {
+		atomic_long_inc(&ac_not_protected);
+		return 0;
 	}
 	switch (sld_msr_ac_off()) {
 	case SLD_AC_MSR_STUCK:

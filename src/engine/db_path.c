@@ -31,18 +31,15 @@ static atomic_long_t db_handled, db_passed, db_not_protected;
 /* void handle_bus_lock(struct pt_regs *regs) */
 static int db_bus_lock_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	int err;
+	int err = sld_exempt_ensure();
 
-	if (!sld_task_protected()) {
-		err = sld_exempt_protect(false);
-		if (err == -ENOENT) {
-			atomic_long_inc(&db_passed);
-			return 0;
-		}
-		if (err) {
-			atomic_long_inc(&db_not_protected);
-			return 0;
-		}
+	if (err == -ENOENT) {
+		atomic_long_inc(&db_passed);
+		return 0;
+	}
+	if (err) {
+		atomic_long_inc(&db_not_protected);
+		return 0;
 	}
 	atomic_long_inc(&db_handled);
 	sld_task_bus_lock();

@@ -352,6 +352,15 @@ static void run_arm_check(const struct sld_owner *o)
 }
 
 /*
+ * For a trap path (#AC, #DB): current protected already, or now by a rule
+ * (0); -ENOENT: no rule; else refused.
+ */
+int sld_exempt_ensure(void)
+{
+	return sld_task_protected() ? 0 : sld_exempt_protect(false);
+}
+
+/*
  * Protect current if a rule exempts it, naming the rule in the kernel log
  * (sld_task_protect_as()). 0: protected; -ENOENT: no rule; else refused.
  * A run's task while runs are not armed can only be root's: it arms them.

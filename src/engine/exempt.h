@@ -12,6 +12,7 @@ void sld_exempt_init(void);		/* after sld_task_init() */
 void sld_exempt_free(void);
 struct sld_owner *sld_exempt_match(void);	/* current, any context */
 int sld_exempt_protect(bool ahead);		/* current, any context */
+int sld_exempt_ensure(void);			/* current, any context */
 int sld_exempt_pending_show(char *buf, size_t size);	/* sleepable */
 
 #endif /* SLD_EXEMPT_H */

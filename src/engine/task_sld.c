@@ -343,7 +343,6 @@ void sld_task_bus_lock(void)
 
 	if (!t)
 		return;
-	t->bus_locks++;
 	if (t->bl_warned)
 		return;
 	t->bl_warned = true;

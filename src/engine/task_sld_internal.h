@@ -42,7 +42,7 @@ struct sld_task {
 	struct sld_owner *hv;	/* the hypervisor owner, or NULL */
 	bool running;
 	int cpu;
-	unsigned long switches, ac_user, ac_guest, bus_locks;
+	unsigned long switches, ac_user, ac_guest;
 	bool warned, bl_warned;
 	bool pinned;		/* holds a reference on sld_compat */
 	bool used;		/* under pool_lock */

@@ -36,8 +36,8 @@ const struct sld_known_hv sld_known_hvs[SLD_KNOWN_HVS] = {
 	 * virtualization is off ("KVM: SVM: Manually context switch
 	 * DEBUGCTL if LBR virtualization is disabled", 6.14, in the stable
 	 * kernels and Debian's 6.12). 6.13, the first to set the bus-lock
-	 * bit on AMD, shipped without it: the verdict asks the kernel's
-	 * version too (sld_facts.kvm_amd_switches).
+	 * bit on AMD, shipped without it: the verdict asks the kernel too
+	 * (sld_facts.kvm_amd_switches, a conftest probe).
 	 */
 	{ "kvm_amd", NULL, SLD_HV_SWITCHES_DEBUGCTL, NULL,
 	  "kvm_amd clears the host's DEBUGCTL bus-lock bit around VMRUN" },
