@@ -95,7 +95,7 @@ vm-check-sid: vmbin
 cpu-check-sid: vmbin
 	SLD_SID=1 bash tests/vm/deps.sh
 	k="$$(bash tests/vm/sid.sh kvers)"; $(MAKE) cpu-check CPU_KVERS="$$k" \
-		CPU_SMT_KVERS="$$k" CPU_IBT_KVER="$${k%% *}" CPU_BLD_KVER="$${k%% *}"
+		CPU_SMT_KVERS="$$k" CPU_IBT_KVER="$${k%% *}" CPU_BLD_KVERS="$${k%% *}"
 
 # The VM suite on the enforcing test CPU (6.1, 6.1-rt, 6.12, their SMT
 # boots), the 6.1 suite on stock TCG and the 64-vCPU boot (check.sh;
@@ -122,18 +122,26 @@ check-stress: deps vmbin
 # (72 also on two SMT threads of one core: DEBUGCTL is per logical CPU),
 # the AMD model (with t-cpu/75-svmguest.sh and 76-kvmguest.sh: a real SVM
 # guest under the host's bit, in fx_svmhv and in kvm_amd) and the AMD
-# model in ratelimit:1. CPU_BLD_KVERS: CPU_BLD_KVER
-# (6.12: no AMD bus-lock support, its absence shown) and, once
-# tests/vm/sid.sh has cached it, Debian unstable's newest kernel (7.x:
-# the kernel's own AMD bus-lock #DB).
+# model in ratelimit:1. CPU_BLD_KVERS: CPU_BLD_KVER (6.12: no AMD bus-lock
+# support, its absence shown), trixie-backports' newest kernel (7.3, set
+# up by tests/vm/bpo.sh: the kernel's own AMD bus-lock #DB) and, once
+# tests/vm/sid.sh has cached it, Debian unstable's newest (7.x).
+# cpu-check sets up the backports kernel, then runs cpu-boots, where
+# the kernel lists are resolved.
 CPU_KVERS ?= $(KVERS)
 CPU_SMT_KVERS ?= $(firstword $(CPU_KVERS))
 CPU_IBT_KVER ?= $(KVER_612)
 CPU_BLD_KVER ?= $(KVER_612)
+CPU_BPO_KVER := $(firstword $(shell bash tests/vm/bpo.sh kvers 2>/dev/null))
 CPU_SID_KVER := $(firstword $(shell bash tests/vm/sid.sh kvers 2>/dev/null))
-CPU_BLD_KVERS ?= $(CPU_BLD_KVER) $(filter-out $(CPU_BLD_KVER), \
+CPU_BLD_KVERS ?= $(CPU_BLD_KVER) $(filter-out $(CPU_BLD_KVER),$(CPU_BPO_KVER)) \
+	$(filter-out $(CPU_BLD_KVER), \
 	$(if $(wildcard $(SLD_CACHE)/$(CPU_SID_KVER)/chroot),$(CPU_SID_KVER)))
 cpu-check: deps vmbin
+	SLD_BPO=1 bash tests/vm/deps.sh
+	$(MAKE) cpu-boots
+
+cpu-boots:
 	rm -f build/vm-enforcing/*.tap build/vm-enforcing/ratelimit/*.tap \
 		build/vm-enforcing-amd/*.tap build/vm-enforcing-amd/ratelimit/*.tap
 	set -e; for k in $(CPU_KVERS); do \
@@ -257,7 +265,7 @@ clean:
 
 .PHONY: all module tools deps vmbin unit objdump-check fuzz-short fuzz \
 	vm-check vm-check-sid cpu-check-sid vm-check-255 lint lint-build lint-sid check check-full check-stress demo clean dkms-check dkms-check-sid objdump-check-sid bench FORCE \
-	cpu-check check-system
+	cpu-check cpu-boots check-system
 
 # A real host: install the source under /usr/src and let DKMS build and
 # install it for the running kernel (and every future one: AUTOINSTALL).

@@ -28,6 +28,9 @@ for k in $KVERS; do fetch_image "$k"; done
 # SLD_SID=1: Debian unstable's newest kernel and its -rt (tests/vm/sid.sh:
 # a debootstrapped unstable root to build in, its images beside the others).
 [ -z "${SLD_SID:-}" ] || bash "$here/sid.sh"
+# SLD_BPO=1: trixie-backports' kernel (tests/vm/bpo.sh, the same in a
+# Debian 13 root; make cpu-check boots it: AMD bus-lock support).
+[ -z "${SLD_BPO:-}" ] || bash "$here/bpo.sh" >/dev/null
 
 # The enforcing test QEMU (tests/qemu/, VM_CPU=enforcing): about 5 minutes
 # on 2 cores the first time, nothing once cached.

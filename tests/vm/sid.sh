@@ -1,41 +1,56 @@
 #!/bin/bash
-# Debian unstable's newest kernel in the VM suite (issue #14). Its headers
-# need unstable's compiler and glibc, so the module and the fixtures are
-# built for it in a debootstrapped Debian unstable root kept in the suite's
-# download cache; nothing from unstable is ever installed on the host.
+# Newer Debian kernels than the host's in the VM suite (issues #14, #29).
+# Their headers need a newer compiler and glibc, so the module and the
+# fixtures are built for them in a debootstrapped Debian root kept in the
+# suite's download cache; nothing from it is ever installed on the host.
+# SLD_KROOT picks the root (tests/vm/bpo.sh sets bpo):
+#   sid  Debian unstable: the kernel its linux-image-amd64 points to, and
+#        that kernel's -rt (make check-full)
+#   bpo  Debian 13 with trixie-backports: the kernel backports'
+#        linux-image-amd64 points to (7.3: AMD bus-lock support, make check)
 #
-#   sid.sh         set up (idempotent): the root ($SLD_CACHE/sid-root:
+#   sid.sh         set up (idempotent): the root ($SLD_CACHE/ROOT-root:
 #                  minbase, gcc, make, libc6-dev, kmod), the headers of the
-#                  kernel unstable's linux-image-amd64 points to and of its
-#                  -rt flavour, both images unpacked into $SLD_CACHE/KVER
-#                  as tests/vm/deps.sh does for the others; prints the two
-#                  kernel versions
+#                  kernel(s), their images unpacked into $SLD_CACHE/KVER as
+#                  tests/vm/deps.sh does for the others; prints the kernel
+#                  versions
 #   sid.sh kvers   prints them from the cache (no network; fails if unset)
 #   sid.sh run CMD...  runs CMD in the root as root, with the worktree
 #                  bind-mounted at its own path (how vm.sh builds for them)
-#   sid.sh pkgs PKG...  installs unstable's PKGs in the root unless they
-#                  are there already (dkms, sparse: make dkms-check-sid,
-#                  lint-sid); they stay in the cached root
+#   sid.sh pkgs PKG...  installs the root's PKGs unless they are there
+#                  already (dkms, sparse: make dkms-check-sid, lint-sid);
+#                  they stay in the cached root
 #
-# The version is never pinned: it is resolved again from unstable's
-# linux-image-amd64 when the last resolution ($SLD_CACHE/sid.kvers) is a day
-# old, or SLD_SID_REFRESH=1. Otherwise a second run touches no network and
-# takes a second. $SLD_CACHE/KVER/chroot names the root a kernel builds in.
-# Every mount lives in a private mount namespace (unshare -m) and dies with
-# the script. Mirror: SLD_SID_MIRROR (default http://deb.debian.org/debian,
-# the host's), apt's http proxy if the host has one.
+# The version is never pinned: it is resolved again from linux-image-amd64
+# when the last resolution ($SLD_CACHE/ROOT.kvers) is a day old, or
+# SLD_SID_REFRESH=1. Otherwise a second run touches no network and takes a
+# second. $SLD_CACHE/KVER/chroot names the root a kernel builds in. Every
+# mount lives in a private mount namespace (unshare -m) and dies with the
+# script. Mirror: SLD_SID_MIRROR (default http://deb.debian.org/debian, the
+# host's), apt's http proxy if the host has one.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 # shellcheck source=SCRIPTDIR/../config.sh
 . "$top/tests/config.sh"
-root=$SLD_CACHE/sid-root
-kvfile=$SLD_CACHE/sid.kvers
 mirror=${SLD_SID_MIRROR:-http://deb.debian.org/debian}
+kind=${SLD_KROOT:-sid}
+case $kind in
+sid)	suite=sid; what="Debian unstable"; image=linux-image-amd64; rt=1
+	sources="deb $mirror sid main" ;;
+bpo)	suite=trixie; what="Debian 13 with trixie-backports"; rt=
+	image=linux-image-amd64/trixie-backports
+	sources="deb $mirror trixie main
+deb $mirror trixie-backports main" ;;
+*)	echo "sid.sh: SLD_KROOT=$kind: not sid or bpo" >&2; exit 2 ;;
+esac
+root=$SLD_CACHE/$kind-root
+kvfile=$SLD_CACHE/$kind.kvers
+log=$SLD_CACHE/$kind-apt.log
 cmd=${1:-setup}
 
 if [ "$cmd" = kvers ]; then
-	[ -s "$kvfile" ] || { echo "sid.sh: no unstable kernel yet (run tests/vm/sid.sh)" >&2; exit 1; }
+	[ -s "$kvfile" ] || { echo "sid.sh: no $kind kernel yet (run SLD_KROOT=$kind tests/vm/sid.sh)" >&2; exit 1; }
 	cat "$kvfile"
 	exit 0
 fi
@@ -108,11 +123,11 @@ if [ "$cmd" = pkgs ]; then
 	[ ${#need[@]} -gt 0 ] || exit 0
 	cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 	mount_root
-	echo "sid: installing ${need[*]} in the root" >&2
+	echo "$kind: installing ${need[*]} in the root" >&2
 	{ in_root apt-get update -q &&
 		in_root apt-get install -y -q --no-install-recommends "${need[@]}"; } \
-		> "$SLD_CACHE/sid-apt.log" 2>&1 || {
-		echo "sid.sh: apt-get install ${need[*]} failed, see $SLD_CACHE/sid-apt.log" >&2
+		> "$log" 2>&1 || {
+		echo "sid.sh: apt-get install ${need[*]} failed, see $log" >&2
 		exit 1
 	}
 	exit 0
@@ -128,14 +143,14 @@ command -v debootstrap >/dev/null ||
 
 # 1. The root, once.
 if [ ! -f "$root/.sld-base" ]; then
-	echo "sid: debootstrap Debian unstable into $root"
+	echo "$kind: debootstrap $what into $root"
 	rm -rf "$root"
 	debootstrap --variant=minbase --include=gcc,make,libc6-dev,kmod \
-		sid "$root" "$mirror" > "$SLD_CACHE/sid-debootstrap.log" 2>&1 || {
-		echo "sid.sh: debootstrap failed, see $SLD_CACHE/sid-debootstrap.log" >&2
+		"$suite" "$root" "$mirror" > "$SLD_CACHE/$kind-debootstrap.log" 2>&1 || {
+		echo "sid.sh: debootstrap failed, see $SLD_CACHE/$kind-debootstrap.log" >&2
 		exit 1
 	}
-	echo "deb $mirror sid main" > "$root/etc/apt/sources.list"
+	echo "$sources" > "$root/etc/apt/sources.list"
 	printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
 	chmod +x "$root/usr/sbin/policy-rc.d"
 	echo force-unsafe-io > "$root/etc/dpkg/dpkg.cfg.d/unsafe-io"
@@ -146,19 +161,19 @@ if [ ! -f "$root/.sld-base" ]; then
 		echo "Acquire::http::Proxy \"$http_proxy\";" > "$root/etc/apt/apt.conf.d/01proxy"
 	rm -f "$kvfile"
 	touch "$root/.sld-base"
-	echo "sid: root ready after $((SECONDS - t0)) s"
+	echo "$kind: root ready after $((SECONDS - t0)) s"
 fi
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 mount_root
 
-# 2. The kernel unstable's linux-image-amd64 depends on, and its headers.
+# 2. The kernel linux-image-amd64 depends on, and its headers.
 if [ ! -s "$kvfile" ] || [ -n "${SLD_SID_REFRESH:-}" ] ||
 	[ -n "$(find "$kvfile" -mmin +1440)" ]; then
 	in_root apt-get update -q > /dev/null
-	kver=$(in_root apt-cache depends linux-image-amd64 |
+	kver=$(in_root apt-cache depends "$image" |
 		sed -n 's/^ *Depends: linux-image-\([^ ]*-amd64\)$/\1/p' | head -n1)
-	[ -n "$kver" ] || { echo "sid.sh: unstable's linux-image-amd64 names no kernel" >&2; exit 1; }
-	echo "$kver ${kver%-amd64}-rt-amd64" > "$kvfile.tmp"
+	[ -n "$kver" ] || { echo "sid.sh: $what's $image names no kernel" >&2; exit 1; }
+	echo "$kver${rt:+ ${kver%-amd64}-rt-amd64}" > "$kvfile.tmp"
 	mv "$kvfile.tmp" "$kvfile"
 fi
 kvers=$(cat "$kvfile")
@@ -167,15 +182,15 @@ for k in $kvers; do
 	[ -d "$root/lib/modules/$k/build/include" ] || need+=("linux-headers-$k")
 done
 if [ ${#need[@]} -gt 0 ]; then
-	echo "sid: installing ${need[*]} in the root"
-	in_root apt-get install -y -q --no-install-recommends "${need[@]}" > "$SLD_CACHE/sid-apt.log" 2>&1 || {
-		echo "sid.sh: apt-get install ${need[*]} failed, see $SLD_CACHE/sid-apt.log" >&2
+	echo "$kind: installing ${need[*]} in the root"
+	in_root apt-get install -y -q --no-install-recommends "${need[@]}" > "$log" 2>&1 || {
+		echo "sid.sh: apt-get install ${need[*]} failed, see $log" >&2
 		exit 1
 	}
 fi
 
 # 3. Their images, unpacked beside the other kernels'.
-sid_download() {	# sid_download KVER DIR: with unstable's apt in the root
+sid_download() {	# sid_download KVER DIR: with the root's apt
 	local dl=$root/tmp/sld-dl pkgs
 	# linux-image-KVER and the parts it is split into (linux-*-KVER).
 	pkgs=$(in_root apt-cache depends "linux-image-$1" |
@@ -193,5 +208,5 @@ for k in $kvers; do
 	fetch_image "$k" sid_download
 	echo "$root" > "$SLD_CACHE/$k/chroot"
 done
-echo "sid: $kvers ($((SECONDS - t0)) s)" >&2
+echo "$kind: $kvers ($((SECONDS - t0)) s)" >&2
 echo "$kvers"

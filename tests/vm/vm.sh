@@ -53,11 +53,14 @@ kmods=$kroot/lib/modules/$kver/kernel
 mkdir -p "$out"
 
 # kbuild CMD...: CMD where this kernel's headers work: the host, or for
-# Debian unstable's kernels (tests/vm/sid.sh) its debootstrapped root,
-# since their headers need unstable's compiler and glibc.
+# Debian unstable's and trixie-backports' kernels (tests/vm/sid.sh) the
+# debootstrapped root named in KVER/chroot, since their headers need that
+# release's compiler and glibc.
 kbuild() {
+	local r
 	if [ -f "$SLD_CACHE/$kver/chroot" ]; then
-		bash "$top/tests/vm/sid.sh" run "$@"
+		r=$(cat "$SLD_CACHE/$kver/chroot")
+		SLD_KROOT=$(basename "$r" -root) bash "$top/tests/vm/sid.sh" run "$@"
 	else
 		"$@"
 	fi
