@@ -29,22 +29,33 @@
  *   sldcpu wrmsrs CPU debugctl
  *       the same for IA32_DEBUGCTL (tests/qemu/0006: MSR 0x400001d9),
  *       counted where the CPU offers bus-lock detection
+ *   sldcpu step single|block LOOPS
+ *       ptrace a child on this CPU through LOOPS rounds of a loop of 9
+ *       instructions (7 nops, dec, a taken jnz but the last) with
+ *       PTRACE_SINGLESTEP or PTRACE_SINGLEBLOCK (TF, and DEBUGCTL's BTF
+ *       for block: tests/qemu/0007); prints "mode=M loops=L stops=S":
+ *       about 9 L stops single-stepped, L - 1 block-stepped
+ *   sldcpu yield MS
+ *       sched_yield() for MS milliseconds; prints "yields=N"
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
 
 static unsigned char buf[256] __attribute__((aligned(64)));
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldcpu time N split|aligned GAP_US | forced N | op KIND split|aligned | msr CPU REG [VALUE] | wrmsrs CPU [debugctl]\n");
+	fprintf(stderr, "usage: sldcpu time N split|aligned GAP_US | forced N | op KIND split|aligned | msr CPU REG [VALUE] | wrmsrs CPU [debugctl] | step single|block LOOPS | yield MS\n");
 	return 2;
 }
 
@@ -239,6 +250,89 @@ static int do_forced(int n)
 	return 0;
 }
 
+/*
+ * The tracee: stops at the int3, then runs the loop and leaves by
+ * exit_group(2) from the same asm, so nothing of libc's is stepped.
+ */
+static void step_child(int loops)
+{
+	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+		_exit(1);
+	raise(SIGSTOP);
+	asm volatile("int3\n\t"
+		     "mov %0, %%ecx\n"
+		     "1:\n\t"
+		     "nop\n\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n\t"
+		     "dec %%ecx\n\t"
+		     "jnz 1b\n\t"
+		     "mov $231, %%eax\n\t"
+		     "xor %%edi, %%edi\n\t"
+		     "syscall"
+		     : : "r"(loops) : "rax", "rcx", "rdi", "r11", "memory");
+	_exit(3);
+}
+
+static int do_step(const char *mode, int loops)
+{
+	long req;
+	int st, stops = 0;
+	pid_t pid;
+
+	if (!strcmp(mode, "single"))
+		req = PTRACE_SINGLESTEP;
+	else if (!strcmp(mode, "block"))
+		req = PTRACE_SINGLEBLOCK;
+	else
+		return usage();
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (!pid)
+		step_child(loops);
+	/* The SIGSTOP, then the int3's SIGTRAP: the loop is next. */
+	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st) ||
+	    ptrace(PTRACE_CONT, pid, NULL, NULL) ||
+	    waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st) ||
+	    WSTOPSIG(st) != SIGTRAP) {
+		fprintf(stderr, "sldcpu step: the tracee did not reach its int3\n");
+		return 1;
+	}
+	for (;;) {
+		if (ptrace(req, pid, NULL, NULL)) {
+			perror("sldcpu step: ptrace");
+			return 1;
+		}
+		if (waitpid(pid, &st, 0) != pid)
+			return 1;
+		if (!WIFSTOPPED(st))
+			break;
+		if (WSTOPSIG(st) != SIGTRAP) {
+			fprintf(stderr, "sldcpu step: signal %d\n", WSTOPSIG(st));
+			return 1;
+		}
+		stops++;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "sldcpu step: the tracee ended with status 0x%x\n", st);
+		return 1;
+	}
+	printf("mode=%s loops=%d stops=%d\n", mode, loops, stops);
+	return 0;
+}
+
+static int do_yield(long ms)
+{
+	uint64_t end = now_ns() + ms * 1000000ull;
+	unsigned long n = 0;
+
+	while (now_ns() < end) {
+		sched_yield();
+		n++;
+	}
+	printf("yields=%lu\n", n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "time"))
@@ -251,6 +345,10 @@ int main(int argc, char **argv)
 		return do_wrmsrs(argv[2], MSR_TEST_CTRL_WRITES);
 	if (argc == 4 && !strcmp(argv[1], "wrmsrs") && !strcmp(argv[3], "debugctl"))
 		return do_wrmsrs(argv[2], MSR_DEBUGCTL_WRITES);
+	if (argc == 4 && !strcmp(argv[1], "step"))
+		return do_step(argv[2], atoi(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "yield"))
+		return do_yield(atol(argv[2]));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "msr"))
 		return do_msr(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
 	return usage();

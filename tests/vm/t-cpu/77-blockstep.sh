@@ -1,0 +1,53 @@
+# Issue #29 item 3: where sld_compat switches DEBUGCTL's bus-lock bit
+# (the AMD model on a kernel that set it), it never takes the bits of the
+# kernel's other users of the register. ptrace's block-step is one: the
+# kernel sets BTF (bit 1) for a task in PTRACE_SINGLEBLOCK, on its CPU and
+# at each switch to it, and the test CPU (tests/qemu/0007) makes TF trap
+# on taken branches only while BTF is set, as hardware does. sldcpu step
+# traces a loop of L rounds of 9 instructions: L - 1 stops block-stepped,
+# 9 L + 3 single-stepped. A write of DEBUGCTL that dropped BTF would turn
+# the block-step into single steps: the count says so.
+# The same loop is then block-stepped on cpu0 beside a protected task
+# that yields all the time, so that cpu0 switches between them and
+# sld_compat writes its DEBUGCTL at each switch (the account's
+# bld_writes).
+# perf's LBR (bit 0, and bit 11 on AMD) has no session to show here: TCG
+# emulates no PMU, so no perf event with a branch stack opens. Bit 0 is
+# kept by the same read-modify-write (72-dbpath.sh, svm_register).
+# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+. /tests/lib.sh
+
+L=300
+# steps MODE: the stops of sldcpu step MODE on cpu0.
+steps() { field "$(sldhv oncpu 0 sldcpu step "$1" $L)" stops; }
+
+is "$(steps single)" $((9 * L + 3)) "without sld_compat: single-step stops at each of the loop's $((9 * L + 3)) instructions"
+is "$(steps block)" $((L - 1)) "without sld_compat: block-step stops at the $((L - 1)) taken branches only (BTF)"
+
+cp "$(command -v sldcpu)" /tmp/blx	# the protected task: exempt_path
+load
+echo /tmp/blx > $P/exempt_path
+echo Y > $P/exempt_proactive
+switches=0
+grep -q '^cpu0 .* bld=on ' $ACCT && switches=1
+sldhv oncpu 0 /tmp/blx yield 60000 > /dev/null &
+yielder=$!
+sleep 0.5
+w=$(acf cpu0 bld_writes)
+b=$(steps block)
+s=$(steps single)
+w=$(($(acf cpu0 bld_writes) - ${w:-0}))
+kill $yielder
+wait $yielder 2>/dev/null
+diag "beside the protected task: block-step $b stops, single-step $s, cpu0's DEBUGCTL written $w times by sld_compat"
+if [ $switches = 1 ]; then
+	run "sld_compat switched cpu0's bus-lock bit meanwhile ($w writes)" [ "$w" -ge 20 ]
+else
+	is "$(grep '^cpu0 ' $ACCT | sed 's/.* bld=//')" none \
+		"sld_compat does not switch DEBUGCTL here (bld=none: Intel, or no kernel bit)"
+fi
+is "$b" $((L - 1)) "beside a protected task on its CPU: block-step still stops at the taken branches only (BTF kept)"
+is "$s" $((9 * L + 3)) "... and single-step at each instruction"
+echo N > $P/exempt_proactive
+echo - > $P/exempt_path
+unload
