@@ -82,7 +82,7 @@ bit_by_hand() {
 	echo /tmp/blx > $P/exempt_path
 	locks exempt /tmp/blx 3
 	is "$dh $dp" "3 0" "bit set by hand: an exempt task's 3 #DBs handled by sld_compat"
-	echo > $P/exempt_path
+	echo - > $P/exempt_path
 	sldcpu msr 0 $DEBUGCTL "$bld" > /dev/null
 }
 
@@ -160,7 +160,7 @@ bit_set() {
 	locks "enabled=N, exempt" /tmp/blx 2
 	is "$dh" 0 "enabled=N: nothing handled"
 	echo Y > $P/enabled
-	echo > $P/exempt_path
+	echo - > $P/exempt_path
 }
 
 # The register's other bits: bits 0 (LBR) and 1 (BTF), which the test CPU
