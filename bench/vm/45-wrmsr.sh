@@ -20,21 +20,7 @@ fi
 R=${BENCH_ROUNDS:-7}
 N=20000		# ping-pong rounds (40000 switches)
 
-per() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
-one() {	# one ROUND CASE
-	case $2 in
-	unprotected) dev= ;;
-	protected) dev=fx_hv ;;
-	mixed) dev="fx_hv one" ;;
-	esac
-	sleep 1		# work left by the last case done
-	# shellcheck disable=SC2086 # dev: none, one word or "fx_hv one", split
-	wrmsr_pingpong $N $dev	# lib.sh: sets pp_out, pp_real, pp_acct, pp_csw
-	csw=$pp_csw
-	if [ "${csw:-0}" -eq 0 ]; then echo "# bench: wrmsr $2: no switches ($pp_out)"; return; fi
-	printf 'BENCH\twrmsr\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(field "$pp_out" ns_per_switch)" \
-		"$(per $pp_real "$csw")" "$(per $pp_acct "$csw")" "$csw"
-}
+one() { wrmsr_bench_row wrmsr "$1" "$2" $N; }	# lib.sh
 
 load
 insmod /mod/fx_hv.ko

@@ -47,25 +47,10 @@ one() { trap_one "$@"; }
 interleave "$R" aligned kernel exempt proactive
 echo - > $P/exempt_path
 
-per() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 PP_MSR=debugctl	# wrmsr_pingpong (lib.sh) counts WRMSRs to DEBUGCTL
-wr_one() {	# one ROUND CASE
-	case $2 in
-	unprotected) dev= ;;
-	protected) dev=fx_hv ;;
-	mixed) dev="fx_hv one" ;;
-	esac
-	sleep 1
-	# shellcheck disable=SC2086 # dev: none, one word or "fx_hv one", split
-	wrmsr_pingpong $P2 $dev
-	c=$pp_csw
-	if [ "${c:-0}" -eq 0 ]; then echo "# bench: dbgwrmsr $2: no switches ($pp_out)"; return; fi
-	printf 'BENCH\tdbgwrmsr\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(field "$pp_out" ns_per_switch)" \
-		"$(per $pp_real "$c")" "$(per $pp_acct "$c")" "$c"
-}
 insmod /mod/fx_hv.ko
 echo bench_none > $P/exempt_comm	# the key on without fx_hv's ioctl
-one() { wr_one "$@"; }
+one() { wrmsr_bench_row dbgwrmsr "$1" "$2" $P2; }	# lib.sh
 interleave "$R" unprotected protected mixed
 echo - > $P/exempt_comm
 unload

@@ -299,6 +299,28 @@ wrmsr_pingpong() {
 	pp_csw=$(field "$pp_out" csw)
 }
 
+# wrmsr_bench_row NAME ROUND CASE N: one round of a WRMSR-per-switch
+# benchmark (bench/vm/45-wrmsr.sh, 50-buslock.sh): N ping-pongs on cpu0 in
+# CASE (unprotected; protected: both threads fx_hv's; mixed: one), then
+# "BENCH NAME ROUND CASE NS_PER_SWITCH REAL_PER_SWITCH ACCOUNT_PER_SWITCH
+# CSW" (PP_MSR picks the register, as for wrmsr_pingpong).
+wrmsr_bench_row() {
+	case $3 in
+	unprotected) _wb_dev= ;;
+	protected) _wb_dev=fx_hv ;;
+	mixed) _wb_dev="fx_hv one" ;;
+	esac
+	sleep 1		# work left by the last case done
+	# shellcheck disable=SC2086 # _wb_dev: none, one word or "fx_hv one", split
+	wrmsr_pingpong "$4" $_wb_dev
+	if [ "${pp_csw:-0}" -eq 0 ]; then echo "# bench: $1 $3: no switches ($pp_out)"; return; fi
+	printf 'BENCH\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" \
+		"$(field "$pp_out" ns_per_switch)" "$(ratio3 "$pp_real" "$pp_csw")" \
+		"$(ratio3 "$pp_acct" "$pp_csw")" "$pp_csw"
+}
+# ratio3 A B: A / B with three decimals.
+ratio3() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+
 # wait_for TENTHS CONDITION: evaluate CONDITION (a shell test, e.g.
 # '[ "$(ac key_held)" = 0 ]') every 0.1 s until it holds, at most TENTHS
 # times; the caller asserts the outcome.
