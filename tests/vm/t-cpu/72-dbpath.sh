@@ -163,15 +163,16 @@ bit_set() {
 	echo - > $P/exempt_path
 }
 
-# The register's other bits: bits 0 (LBR) and 1 (BTF), which the test CPU
-# holds as written, survive sld_compat's read-modify-write of bit 2, as
-# the kernel's block-step and perf's LBR code need.
+# The register's other bits: bits 0 (LBR), 1 (BTF) and 11
+# (FREEZE_LBRS_ON_PMI, perf's LBR code on AMD), which the test CPU holds
+# as written, survive sld_compat's read-modify-write of bit 2, as the
+# kernel's block-step (77-blockstep.sh: at work) and perf's LBR need.
 svm_register() {
 	echo Y > $P/exempt_proactive
-	sldcpu msr 0 $DEBUGCTL $((bld | 3)) > /dev/null
-	is "$(sldhv oncpu 0 /tmp/blx msr 0 $DEBUGCTL)" 0x3 \
-		"bits 0-1 set by hand: under the exempt task only bit 2 is cleared"
-	is "$(sldcpu msr 0 $DEBUGCTL)" 0x7 "... and after it bit 2 is back beside them"
+	sldcpu msr 0 $DEBUGCTL $((bld | 0x803)) > /dev/null
+	is "$(sldhv oncpu 0 /tmp/blx msr 0 $DEBUGCTL)" 0x803 \
+		"bits 0, 1 and 11 set by hand: under the exempt task only bit 2 is cleared"
+	is "$(sldcpu msr 0 $DEBUGCTL)" 0x807 "... and after it bit 2 is back beside them"
 	sldcpu msr 0 $DEBUGCTL "$bld" > /dev/null
 	echo N > $P/exempt_proactive
 }

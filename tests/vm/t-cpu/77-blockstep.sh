@@ -11,9 +11,10 @@
 # that yields all the time, so that cpu0 switches between them and
 # sld_compat writes its DEBUGCTL at each switch (the account's
 # bld_writes).
-# perf's LBR (bit 0, and bit 11 on AMD) has no session to show here: TCG
-# emulates no PMU, so no perf event with a branch stack opens. Bit 0 is
-# kept by the same read-modify-write (72-dbpath.sh, svm_register).
+# perf's LBR (bit 0 on Intel; bit 11, FREEZE_LBRS_ON_PMI, which its AMD
+# code sets) has no session to show here: TCG emulates no PMU, so no perf
+# event with a branch stack opens. Bits 0 and 11 are kept by the same
+# read-modify-write (72-dbpath.sh, svm_register).
 # shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
