@@ -34,9 +34,8 @@
  *       instructions (7 nops, dec, a taken jnz but the last) with
  *       PTRACE_SINGLESTEP or PTRACE_SINGLEBLOCK (TF, and DEBUGCTL's BTF
  *       for block: tests/qemu/0007); prints "mode=M loops=L stops=S":
- *       about 9 L stops single-stepped, L - 1 block-stepped
- *   sldcpu yield MS
- *       sched_yield() for MS milliseconds; prints "yields=N"
+ *       9 L + 3 stops single-stepped, L - 1 block-stepped. The child
+ *       names itself blxstep (a test can exempt it by exempt_comm)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -48,6 +47,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 
@@ -55,7 +55,7 @@ static unsigned char buf[256] __attribute__((aligned(64)));
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldcpu time N split|aligned GAP_US | forced N | op KIND split|aligned | msr CPU REG [VALUE] | wrmsrs CPU [debugctl] | step single|block LOOPS | yield MS\n");
+	fprintf(stderr, "usage: sldcpu time N split|aligned GAP_US | forced N | op KIND split|aligned | msr CPU REG [VALUE] | wrmsrs CPU [debugctl] | step single|block LOOPS\n");
 	return 2;
 }
 
@@ -256,6 +256,7 @@ static int do_forced(int n)
  */
 static void step_child(int loops)
 {
+	prctl(PR_SET_NAME, "blxstep");
 	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
 		_exit(1);
 	raise(SIGSTOP);
@@ -284,6 +285,8 @@ static int do_step(const char *mode, int loops)
 		req = PTRACE_SINGLEBLOCK;
 	else
 		return usage();
+	if (loops < 1)
+		return usage();
 	pid = fork();
 	if (pid < 0)
 		return 1;
@@ -295,11 +298,13 @@ static int do_step(const char *mode, int loops)
 	    waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st) ||
 	    WSTOPSIG(st) != SIGTRAP) {
 		fprintf(stderr, "sldcpu step: the tracee did not reach its int3\n");
+		kill(pid, SIGKILL);
 		return 1;
 	}
 	for (;;) {
 		if (ptrace(req, pid, NULL, NULL)) {
 			perror("sldcpu step: ptrace");
+			kill(pid, SIGKILL);
 			return 1;
 		}
 		if (waitpid(pid, &st, 0) != pid)
@@ -308,6 +313,7 @@ static int do_step(const char *mode, int loops)
 			break;
 		if (WSTOPSIG(st) != SIGTRAP) {
 			fprintf(stderr, "sldcpu step: signal %d\n", WSTOPSIG(st));
+			kill(pid, SIGKILL);
 			return 1;
 		}
 		stops++;
@@ -317,19 +323,6 @@ static int do_step(const char *mode, int loops)
 		return 1;
 	}
 	printf("mode=%s loops=%d stops=%d\n", mode, loops, stops);
-	return 0;
-}
-
-static int do_yield(long ms)
-{
-	uint64_t end = now_ns() + ms * 1000000ull;
-	unsigned long n = 0;
-
-	while (now_ns() < end) {
-		sched_yield();
-		n++;
-	}
-	printf("yields=%lu\n", n);
 	return 0;
 }
 
@@ -347,8 +340,6 @@ int main(int argc, char **argv)
 		return do_wrmsrs(argv[2], MSR_DEBUGCTL_WRITES);
 	if (argc == 4 && !strcmp(argv[1], "step"))
 		return do_step(argv[2], atoi(argv[3]));
-	if (argc == 3 && !strcmp(argv[1], "yield"))
-		return do_yield(atol(argv[2]));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "msr"))
 		return do_msr(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
 	return usage();

@@ -2,15 +2,14 @@
 # (the AMD model on a kernel that set it), it never takes the bits of the
 # kernel's other users of the register. ptrace's block-step is one: the
 # kernel sets BTF (bit 1) for a task in PTRACE_SINGLEBLOCK, on its CPU and
-# at each switch to it, and the test CPU (tests/qemu/0007) makes TF trap
-# on taken branches only while BTF is set, as hardware does. sldcpu step
-# traces a loop of L rounds of 9 instructions: L - 1 stops block-stepped,
-# 9 L + 3 single-stepped. A write of DEBUGCTL that dropped BTF would turn
-# the block-step into single steps: the count says so.
-# The same loop is then block-stepped on cpu0 beside a protected task
-# that yields all the time, so that cpu0 switches between them and
-# sld_compat writes its DEBUGCTL at each switch (the account's
-# bld_writes).
+# at each switch to it (__switch_to_xtra()), and the test CPU
+# (tests/qemu/0007) makes TF trap on taken branches only while BTF is set,
+# as hardware does. sldcpu step traces a loop of L rounds of 9
+# instructions: L - 1 stops block-stepped, 9 L + 3 single-stepped.
+# Then the tracee itself is protected (exempt_comm, exempt_proactive=Y):
+# at each switch to it, after the kernel set BTF, sld_compat's sched_in
+# clears bit 2 with a read-modify-write. A write that dropped BTF would
+# turn the block-step into single steps: the count says so.
 # perf's LBR (bit 0 on Intel; bit 11, FREEZE_LBRS_ON_PMI, which its AMD
 # code sets) has no session to show here: TCG emulates no PMU, so no perf
 # event with a branch stack opens. Bits 0 and 11 are kept by the same
@@ -19,36 +18,32 @@
 . /tests/lib.sh
 
 L=300
-# steps MODE: the stops of sldcpu step MODE on cpu0.
+# steps MODE: the stops of sldcpu step MODE on cpu0 (tracer and tracee).
 steps() { field "$(sldhv oncpu 0 sldcpu step "$1" $L)" stops; }
 
 is "$(steps single)" $((9 * L + 3)) "without sld_compat: single-step stops at each of the loop's $((9 * L + 3)) instructions"
 is "$(steps block)" $((L - 1)) "without sld_compat: block-step stops at the $((L - 1)) taken branches only (BTF)"
 
-cp "$(command -v sldcpu)" /tmp/blx	# the protected task: exempt_path
 load
-echo /tmp/blx > $P/exempt_path
-echo Y > $P/exempt_proactive
+is "$(knob_w exempt_comm blxstep)" OK "exempt_comm blxstep: the tracee (sldcpu step names it so)"
+is "$(knob_w exempt_proactive Y)" OK "exempt_proactive Y: protected as it names itself"
 switches=0
 grep -q '^cpu0 .* bld=on ' $ACCT && switches=1
-sldhv oncpu 0 /tmp/blx yield 60000 > /dev/null &
-yielder=$!
-sleep 0.5
+pc=$(ac tasks_protected_comm)
 w=$(acf cpu0 bld_writes)
 b=$(steps block)
 s=$(steps single)
 w=$(($(acf cpu0 bld_writes) - ${w:-0}))
-kill $yielder
-wait $yielder 2>/dev/null
-diag "beside the protected task: block-step $b stops, single-step $s, cpu0's DEBUGCTL written $w times by sld_compat"
+diag "the tracee protected: block-step $b stops, single-step $s, cpu0's DEBUGCTL written $w times by sld_compat"
+is "$(($(ac tasks_protected_comm) - pc))" 2 "both tracees protected (exempt_comm)"
 if [ $switches = 1 ]; then
-	run "sld_compat switched cpu0's bus-lock bit meanwhile ($w writes)" [ "$w" -ge 20 ]
+	run "sld_compat switched cpu0's bus-lock bit at the tracee's switches ($w writes)" [ "$w" -ge $((L / 2)) ]
 else
 	is "$(grep '^cpu0 ' $ACCT | sed 's/.* bld=//')" none \
 		"sld_compat does not switch DEBUGCTL here (bld=none: Intel, or no kernel bit)"
 fi
-is "$b" $((L - 1)) "beside a protected task on its CPU: block-step still stops at the taken branches only (BTF kept)"
+is "$b" $((L - 1)) "the tracee protected: block-step still stops at the taken branches only (BTF kept)"
 is "$s" $((9 * L + 3)) "... and single-step at each instruction"
-echo N > $P/exempt_proactive
-echo - > $P/exempt_path
+knob_w exempt_proactive N > /dev/null
+knob_w exempt_comm - > /dev/null
 unload
