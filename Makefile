@@ -121,9 +121,9 @@ check-stress: deps vmbin
 # on each of CPU_BLD_KVERS: the Intel model in split_lock_detect=ratelimit:1
 # (72 also on two SMT threads of one core: DEBUGCTL is per logical CPU),
 # the AMD model (with t-cpu/75-svmguest.sh and 76-kvmguest.sh: a real SVM
-# guest under the host's bit, in fx_svmhv and in kvm_amd; 77-blockstep.sh:
-# ptrace's block-step beside a protected task) and the AMD model in
-# ratelimit:1. CPU_BLD_KVERS: CPU_BLD_KVER (6.12: no AMD bus-lock
+# guest under the host's bit, in fx_svmhv and in kvm_amd; 77-blockstep.sh,
+# which every t-cpu boot runs: ptrace's block-step in a protected task)
+# and the AMD model in ratelimit:1. CPU_BLD_KVERS: CPU_BLD_KVER (6.12: no AMD bus-lock
 # support, its absence shown), trixie-backports' newest kernel (7.3, set
 # up by tests/vm/bpo.sh: the kernel's own AMD bus-lock #DB) and, once
 # tests/vm/sid.sh has cached it, Debian unstable's newest (7.x).

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Install everything `make check` / `make demo` need on a Debian 12 host.
-# Idempotent: a second run installs nothing and downloads nothing.
+# Idempotent: a second run installs nothing and downloads nothing (the
+# newer kernels' roots, SLD_SID and SLD_BPO, look for a newer kernel once
+# a day).
 #
 # Kernel images are not installed (that would run update-initramfs and fill
 # /boot); they are downloaded and unpacked into $SLD_CACHE, which only needs

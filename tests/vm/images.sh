@@ -22,8 +22,9 @@ merged_usr_links() {
 
 # fetch_image KVER [DOWNLOADER]: unpack linux-image-KVER into $SLD_CACHE/KVER
 # unless it is there already. DOWNLOADER KVER DIR puts its .debs into DIR
-# (default host_download; sid.sh uses unstable's apt in its root, where
-# the image is split into linux-binary-, linux-modules- and linux-base-).
+# (default host_download; sid.sh uses the apt of its root, unstable's or
+# trixie-backports', where the image is split into linux-binary-,
+# linux-modules- and linux-base-).
 fetch_image() {
 	local k=$1 get=${2:-host_download} dir=$SLD_CACHE/$1 deb
 	[ -f "$dir/.ok" ] && return 0

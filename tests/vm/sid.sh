@@ -50,7 +50,7 @@ log=$SLD_CACHE/$kind-apt.log
 cmd=${1:-setup}
 
 if [ "$cmd" = kvers ]; then
-	[ -s "$kvfile" ] || { echo "sid.sh: no $kind kernel yet (run SLD_KROOT=$kind tests/vm/sid.sh)" >&2; exit 1; }
+	[ -s "$kvfile" ] || { echo "sid.sh: no $kind kernel yet (run tests/vm/$kind.sh)" >&2; exit 1; }
 	cat "$kvfile"
 	exit 0
 fi

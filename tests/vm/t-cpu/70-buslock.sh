@@ -10,8 +10,8 @@
 #  - the AMD model (VM_CPU=enforcing-amd): no split-lock detection, no
 #    MSR_TEST_CTRL or IA32_CORE_CAPABILITIES; a kernel without AMD
 #    bus-lock support (before 6.13) never sets bit 2, so this test does;
-#    one with it (Debian unstable's 7.x, make cpu-check-sid or cpu-check
-#    with it cached) sets it on every CPU and says "#DB: warning on
+#    one with it (trixie-backports' 7.3 in make cpu-check, Debian
+#    unstable's 7.x in cpu-check-sid) sets it on every CPU and says "#DB: warning on
 #    user-space bus_locks", and with ratelimit:1 sleeps as on Intel.
 # In ratelimit mode the sleep is also a ratio: the same split locks with
 # bit 2 cleared on the CPU cost over 1000 times less.

@@ -7,8 +7,8 @@
 # task keeps the kernel's handling.
 #  - AMD with the kernel's bit (svm): a protected task runs with the bit
 #    off on its CPU (debugctl.c), so after the first #DB none follows;
-#    the write is a read-modify-write that keeps bits 0-1 (held by the
-#    test CPU, tests/qemu/0006), counted by the CPU, none on a switch
+#    the write is a read-modify-write that keeps bits 0, 1 and 11 (held
+#    by the test CPU, tests/qemu/0006, 0007), counted by the CPU, none on a switch
 #    between two protected tasks; the other CPU (an SMT sibling in the
 #    smt boot) keeps its bit.
 #  - Intel: sld_compat never writes DEBUGCTL (VMX guests never see the
