@@ -10,6 +10,7 @@
 
 #include <linux/fs.h>
 #include <linux/kernfs.h>
+#include <linux/mm_types.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/uaccess.h>
@@ -80,6 +81,28 @@ static inline const char *sld_kernfs_name_rcu(struct kernfs_node *kn)
 	return rcu_dereference(kn->name);
 #else
 	return kn->name;
+#endif
+}
+
+/*
+ * The executable of mm as a counted file, or NULL; under rcu_read_lock(),
+ * any context (it neither sleeps nor takes a lock). The kernel's
+ * get_mm_exe_file() does this but is not exported. Since 6.7 a struct
+ * file is SLAB_TYPESAFE_BY_RCU: one read from mm->exe_file under RCU may
+ * be freed and reused by another open() at any moment, with f_inode and
+ * f_path not yet set, so only get_file_rcu(slot), which re-reads the
+ * slot after taking the count, hands out a file that is still the exe.
+ * Before 6.7 files were freed after a grace period: a count taken while
+ * it is not zero holds the file the slot named.
+ */
+static inline struct file *sld_mm_exe_file_get(struct mm_struct *mm)
+{
+#ifdef HAVE_GET_FILE_RCU_SLOT
+	return get_file_rcu(&mm->exe_file);
+#else
+	struct file *f = rcu_dereference(mm->exe_file);
+
+	return f && get_file_rcu(f) ? f : NULL;
 #endif
 }
 

@@ -32,7 +32,8 @@
  * changes: that needs a probe on every rename and unlink of the system
  * or a path lookup where a split lock is decided (the #AC handler, which
  * cannot sleep); the exe's name, parent and owner can be read there under
- * RCU. Who can satisfy (b): whoever can place a file owned by root under
+ * RCU, from the exe file with a count held (never a bare RCU pointer to
+ * it: path_match()). Who can satisfy (b): whoever can place a file owned by root under
  * that name, that is root. Who can run code as a matching task: whoever
  * may execute the file, as with (a) -- LD_PRELOAD, ptrace of their own
  * process, or PR_SET_MM_MAP with the file as exe_fd in their own user
@@ -64,6 +65,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cgroup.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/mm_types.h>
@@ -221,24 +223,41 @@ static bool at_rule_path(const struct path_rule *r, const struct file *exe)
 	return dir && same_inode(&r->dir, dir) && name_is(d, r->base);
 }
 
-static const char *path_match(const struct task_struct *t)
+static const char *exe_match(const struct path_rules *p,
+			     const struct file *exe)
 {
-	const struct path_rules *p = rcu_dereference(paths);
 	struct file_id id;
-	struct file *exe;
 	unsigned int i;
 
-	if (!p || !t->mm)
-		return NULL;
-	exe = rcu_dereference(t->mm->exe_file);
-	if (!exe)
-		return NULL;
 	file_id_of(file_inode(exe), &id);
 	for (i = 0; i < p->names->n; i++)
 		if (file_id_eq(&p->r[i].file, &id) ||
 		    at_rule_path(&p->r[i], exe))
 			return p->names->v[i];
 	return NULL;
+}
+
+/*
+ * The exe is read with a count held (compat.h says why a bare RCU read
+ * of mm->exe_file is not enough since 6.7: any user can swap their exe
+ * with PR_SET_MM while another thread renames itself into this matcher).
+ * The fput() is safe here: a last reference, if ours, is freed from
+ * task work at the return to user space, or from a workqueue.
+ */
+static const char *path_match(const struct task_struct *t)
+{
+	const struct path_rules *p = rcu_dereference(paths);
+	const char *rule;
+	struct file *exe;
+
+	if (!p || !t->mm)
+		return NULL;
+	exe = sld_mm_exe_file_get(t->mm);
+	if (!exe)
+		return NULL;
+	rule = exe_match(p, exe);
+	fput(exe);
+	return rule;
 }
 
 /*
