@@ -21,8 +21,10 @@
  * it on: a write is made only when sld_kernel.cpu_sld and the kernel's
  * mode is warn or fatal (or, where it cannot be read, the MSR showed SLD
  * on: kernel_runs_sld()), and otherwise counted as skipped. The account
- * (per CPU: holds, toggles, writes, skips, re-assertions) is exact either
- * way: under TCG it is what the tests check.
+ * (per CPU: holds, toggles, writes, skips, re-assertions, the kernel's
+ * re-enables withheld) is exact either way: under TCG it is what the
+ * tests check. The kernel's own re-enable writes are decided here too
+ * (kernel_reenable_local()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -38,6 +40,7 @@
 #include <linux/spinlock.h>
 #include <linux/topology.h>
 #include <linux/kprobes.h>
+#include <linux/semaphore.h>
 #include <asm/msr.h>
 #include <asm/msr-index.h>
 
@@ -56,7 +59,7 @@ struct sld_cpu {
 	unsigned int bracket;	/* vendor guest bracket depth */
 	bool core_off;		/* this core's state as we last set it */
 	unsigned long toggles_off, toggles_on;
-	unsigned long msr_writes, msr_skipped, reasserts;
+	unsigned long msr_writes, msr_skipped, reasserts, withheld;
 	unsigned long brackets;
 };
 
@@ -245,13 +248,21 @@ void sld_msr_reassert(void)
  * A protected task took a split-lock #AC on this CPU (preemption off) and
  * the #AC path is about to say "handled", which re-executes the locked
  * instruction: SLD must be off under it now, whatever the account says
- * (the kernel's re-enable work may have run before its kretprobe put our
- * hold back, a sibling may have come online, or the kernel's mode is
- * unknown to us and writes were skipped). Clearing bit 29 is what the
- * kernel's own warn path does; it is done only where the CPU has SLD, and
- * counted as a re-assertion, and the core's hold puts it back on when it
- * ends, also where the kernel's mode is unknown (sld_seen_on). Where the
- * CPU has none, no split-lock #AC can follow.
+ * (a sibling came online and the kernel's init turned the core on before
+ * our online callback, or the kernel's mode is unknown to us and writes
+ * were skipped). Clearing bit 29 is what the kernel's own warn path does;
+ * it is done only where the CPU has SLD, and counted as a re-assertion,
+ * and the core's hold puts it back on when it ends, also where the
+ * kernel's mode is unknown (sld_seen_on). Where the CPU has none, no
+ * split-lock #AC can follow.
+ *
+ * Only while this CPU still holds the core off: the handler runs with
+ * interrupts on, and a release IPI (task_release.c) between the task's
+ * protection and this point drops the hold and turns SLD on for the core;
+ * clearing it then would leave the bit off where the account says on,
+ * until some other change on that core. Decided under the core lock, so
+ * the hold and the bit change together: SLD_AC_MSR_RELEASED, and the
+ * kernel handles the #AC of the task that is no longer protected.
  */
 enum sld_ac_msr sld_msr_ac_off(void)
 {
@@ -262,10 +273,12 @@ enum sld_ac_msr sld_msr_ac_off(void)
 	unsigned long flags;
 	u64 v;
 
-	if (!sld_kernel.cpu_sld)
-		return SLD_AC_MSR_OFF;
 	raw_spin_lock_irqsave(lock, flags);
-	if (sld_rdmsr_safe(MSR_TEST_CTRL, &v)) {
+	if (!me->task && !me->bracket) {
+		ret = SLD_AC_MSR_RELEASED;
+	} else if (!sld_kernel.cpu_sld) {
+		ret = SLD_AC_MSR_OFF;
+	} else if (sld_rdmsr_safe(MSR_TEST_CTRL, &v)) {
 		ret = SLD_AC_MSR_STUCK;
 	} else if (v & MSR_TEST_CTRL_SPLIT_LOCK_DETECT) {
 		/* Put back on when the core's hold ends, as in warn mode. */
@@ -333,10 +346,93 @@ void sld_msr_disable_put(void)
 }
 
 /*
- * The kernel's own writes that would turn SLD on under a protected task
- * on a sibling: its re-enable work (2 jiffies after a warn-mode split
- * lock) and its CPU-offline callback. Each runs on the CPU whose core it
- * writes; when it returns we put our hold back.
+ * The kernel's own writes that turn SLD on for a whole core: its re-enable
+ * work (2 jiffies after a warn-mode split lock; with split_lock_mitigate=1
+ * the work also releases buslock_sem, which lets the next penalised split
+ * locker go) and its CPU-offline callback. Either would turn SLD on under
+ * a protected task on a sibling, where vmmon reflects the next split lock
+ * into its guest, which crashes. A put-back after the function returns is
+ * too late: up() may wake a waiter that preempts the kworker (preempt=full,
+ * PREEMPT_RT) before the return probe runs. So the decision is made at the
+ * entry, under the core lock every hold change takes: while the core is
+ * held off the write is withheld (counted: withheld), otherwise it is made
+ * here as the kernel makes it (bit 29 set, the rest as it is: the kernel
+ * changes no other bit after boot; counted in msr_writes), and the rest
+ * of the function is done here too (up(), return 0); the function itself
+ * does not run (an override hook, hooks.c). A withheld write is made when
+ * the last hold on the core ends (core_sync()), as sld_compat's own.
+ *
+ * The functions only run where the CPU has SLD (the kernel queues the work
+ * from its warn path and registers the callback only then); where it has
+ * none (a fixture calling them on a stock CPU) nothing is written.
+ */
+static void kernel_reenable_local(void)
+{
+	unsigned int cpu = smp_processor_id();
+	struct sld_cpu *me = this_cpu_ptr(&sld_cpu);
+	raw_spinlock_t *lock = core_lock(cpu);
+	unsigned long flags;
+	u64 v;
+
+	raw_spin_lock_irqsave(lock, flags);
+	if (core_wants_off(cpu))
+		me->withheld++;
+	else if (sld_kernel.cpu_sld && !sld_rdmsr_safe(MSR_TEST_CTRL, &v) &&
+		 !sld_wrmsr_safe(MSR_TEST_CTRL,
+				 v | MSR_TEST_CTRL_SPLIT_LOCK_DETECT))
+		me->msr_writes++;
+	raw_spin_unlock_irqrestore(lock, flags);
+}
+
+/* Return from the probed function at once with regs->ax = 0 (hooks.c). */
+static int skip_function(struct pt_regs *regs)
+{
+	regs->ax = 0;
+	instruction_pointer_set(regs, (unsigned long)sld_hook_just_return);
+	return 1;
+}
+
+/* void __split_lock_reenable(struct work_struct *) */
+static int reenable_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kernel_reenable_local();
+	return skip_function(regs);
+}
+
+/* void __split_lock_reenable_unlock(struct work_struct *) */
+static int reenable_unlock_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kernel_reenable_local();
+	up(sld_kernel.buslock_sem);
+	return skip_function(regs);
+}
+
+/* int splitlock_cpu_offline(unsigned int cpu), on the CPU going down */
+static int offline_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kernel_reenable_local();
+	return skip_function(regs);
+}
+
+static struct sld_hook hook_reenable = {
+	.name = "reenable", .symbol = "__split_lock_reenable",
+	.pre = reenable_pre, .override = true,
+};
+
+static struct sld_hook hook_reenable_unlock = {
+	.name = "reenable-unlock", .symbol = "__split_lock_reenable_unlock",
+	.pre = reenable_unlock_pre, .override = true,
+};
+
+static struct sld_hook hook_offline = {
+	.name = "cpu-offline", .symbol = "splitlock_cpu_offline",
+	.pre = offline_pre, .override = true,
+};
+
+/*
+ * Without buslock_sem's address (a kernel without KALLSYMS_ALL) the
+ * unlock variant cannot be done here: SLD is put back off after it
+ * returns instead, which leaves the window above open.
  */
 static int kernel_wrote(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -344,19 +440,9 @@ static int kernel_wrote(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-static struct sld_hook hook_reenable = {
-	.name = "reenable", .symbol = "__split_lock_reenable", .ret = true,
-	.handler = kernel_wrote,
-};
-
-static struct sld_hook hook_reenable_unlock = {
+static struct sld_hook hook_reenable_unlock_after = {
 	.name = "reenable-unlock", .symbol = "__split_lock_reenable_unlock",
 	.ret = true, .handler = kernel_wrote,
-};
-
-static struct sld_hook hook_offline = {
-	.name = "cpu-offline", .symbol = "splitlock_cpu_offline", .ret = true,
-	.handler = kernel_wrote,
 };
 
 /* Before sld_hooks_init(). Kernels before 5.19 have none of them. */
@@ -364,8 +450,12 @@ void sld_msr_setup(void)
 {
 	if (sld_kernel.reenable)
 		sld_hook_add(&hook_reenable);
-	if (sld_kernel.reenable_unlock)
+	if (sld_kernel.reenable_unlock && sld_kernel.buslock_sem)
 		sld_hook_add(&hook_reenable_unlock);
+	else if (sld_kernel.reenable_unlock) {
+		sld_hook_add(&hook_reenable_unlock_after);
+		sld_degrade("reenable-unlock", "kernel has no buslock_sem symbol: SLD is put back off after the kernel's re-enable work, not kept off");
+	}
 	if (sld_kernel.cpu_offline)
 		sld_hook_add(&hook_offline);
 }
@@ -375,10 +465,12 @@ void sld_msr_setup(void)
 /*
  * A CPU coming online had its MSR set by the kernel's own init, which
  * wrote the whole core: if a sibling holds the core, put the hold back (a
- * re-assertion, like after the kernel's re-enable work). Going
- * offline needs nothing: its tasks are moved away (their preempt
+ * re-assertion). That write comes from the new CPU's early bring-up,
+ * where no probe can decide it ahead: until this callback a protected
+ * task on the sibling may take an #AC, which sld_msr_ac_off() answers.
+ * Going offline needs nothing: its tasks are moved away (their preempt
  * notifiers drop the holds) and the kernel's splitlock_cpu_offline is
- * followed by sld_msr_reassert() for the sibling left behind.
+ * decided at its entry (kernel_reenable_local()).
  */
 static int msr_cpu_online(unsigned int cpu)
 {
@@ -456,10 +548,11 @@ void sld_msr_exit(void)
 /*
  * /proc/sld_compat_account, one line per online CPU: "cpuN core=P.C
  * hold=0|1 task=0|1 bracket=N sld=on|off toggles_off=N toggles_on=N
- * msr_writes=N msr_skipped=N reasserts=N brackets=N" and DEBUGCTL's
- * bus-lock bit (debugctl.c: "bld=none" where the kernel sets none, else
- * "bld=on|off bld_writes=N bld_failed=N"). hold: sld_compat
- * holds this CPU's core off; sld: the state the MSR is in as far as
+ * msr_writes=N msr_skipped=N reasserts=N withheld=N brackets=N" and
+ * DEBUGCTL's bus-lock bit (debugctl.c: "bld=none" where the kernel sets
+ * none, else "bld=on|off bld_writes=N bld_failed=N"). hold: sld_compat
+ * holds this CPU's core off; withheld: the kernel's re-enable writes not
+ * made because the core was held; sld: the state the MSR is in as far as
  * sld_compat knows (on only where the CPU has SLD, the kernel runs it, or
  * its mode is unknown and the MSR showed it on, and nobody holds it
  * off). A seq_file, not a sysfs page: hosts have hundreds
@@ -504,12 +597,12 @@ static int acct_show(struct seq_file *m, void *v)
 	c = *(struct sld_cpu *)v;
 	raw_spin_unlock_irqrestore(lock, flags);
 	sld_bld_show(cpu, bld, sizeof(bld));
-	seq_printf(m, "cpu%u core=%d.%d hold=%d task=%d bracket=%u sld=%s toggles_off=%lu toggles_on=%lu msr_writes=%lu msr_skipped=%lu reasserts=%lu brackets=%lu%s\n",
+	seq_printf(m, "cpu%u core=%d.%d hold=%d task=%d bracket=%u sld=%s toggles_off=%lu toggles_on=%lu msr_writes=%lu msr_skipped=%lu reasserts=%lu withheld=%lu brackets=%lu%s\n",
 		   cpu, topology_physical_package_id(cpu),
 		   topology_core_id(cpu), c.core_off, c.task, c.bracket,
 		   kernel_runs_sld() && !c.core_off ? "on" : "off",
 		   c.toggles_off, c.toggles_on, c.msr_writes, c.msr_skipped,
-		   c.reasserts, c.brackets, bld);
+		   c.reasserts, c.withheld, c.brackets, bld);
 	return 0;
 }
 

@@ -16,7 +16,10 @@ bool sld_msr_task_held(void);		/* this CPU, irqs off */
 void sld_msr_bracket_enter(void);
 void sld_msr_bracket_exit(void);
 void sld_msr_reassert(void);		/* after the kernel wrote it */
-enum sld_ac_msr { SLD_AC_MSR_OFF, SLD_AC_MSR_CLEARED, SLD_AC_MSR_STUCK };
+enum sld_ac_msr {
+	SLD_AC_MSR_OFF, SLD_AC_MSR_CLEARED, SLD_AC_MSR_STUCK,
+	SLD_AC_MSR_RELEASED,		/* this CPU no longer holds its core */
+};
 enum sld_ac_msr sld_msr_ac_off(void);	/* #AC of a protected task */
 void sld_msr_drop_task_holds(void);	/* under stop_machine */
 void sld_msr_sync_all(void);		/* sleepable */

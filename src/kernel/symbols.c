@@ -94,6 +94,7 @@ static void find_split_lock_code(void)
 	sld_kernel.reenable = sld_lookup("__split_lock_reenable");
 	sld_kernel.reenable_unlock = sld_lookup("__split_lock_reenable_unlock");
 	sld_kernel.cpu_offline = sld_lookup("splitlock_cpu_offline");
+	sld_kernel.buslock_sem = (struct semaphore *)sld_lookup("buslock_sem");
 	/* The mode is a static enum in intel.c / bus_lock.c: KALLSYMS_ALL. */
 	sld_kernel.sld_state = (const int *)need("sld_state", "sld-mode");
 	sld_kernel.mitigate = (const unsigned int *)sld_lookup("sysctl_sld_mitigate");

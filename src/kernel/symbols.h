@@ -5,6 +5,8 @@
 
 #include <linux/types.h>
 
+struct semaphore;
+
 enum sld_mode {			/* mirrors the kernel's split_lock_detect_state */
 	SLD_MODE_OFF, SLD_MODE_WARN, SLD_MODE_FATAL, SLD_MODE_RATELIMIT,
 	SLD_MODE_UNKNOWN,
@@ -25,6 +27,7 @@ struct sld_kernel {
 	unsigned long reenable;		/* __split_lock_reenable */
 	unsigned long reenable_unlock;	/* __split_lock_reenable_unlock */
 	unsigned long cpu_offline;	/* splitlock_cpu_offline */
+	struct semaphore *buslock_sem;	/* what reenable_unlock releases */
 	const bool *kprobes_all_disarmed;	/* debugfs kprobes/enabled = 0 */
 };
 

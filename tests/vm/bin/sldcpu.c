@@ -10,6 +10,9 @@
  *       "locks=N per_lock_us=U per_lock_ns=NS max_us=M counter=C" (C must
  *       be N: the #AC comes before memory changes and the add is then
  *       redone once)
+ *   sldcpu spin N split|aligned GAP_US
+ *       the same, but GAP_US of busy waiting between the locks: the task
+ *       stays on its CPU (a protected vCPU that runs its guest)
  *   sldcpu forced N
  *       N times: set bit 29 of this CPU's MSR_TEST_CTRL through
  *       /dev/cpu/CPU/msr (behind the kernel's back), then one split lock
@@ -55,7 +58,7 @@ static unsigned char buf[256] __attribute__((aligned(64)));
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldcpu time N split|aligned GAP_US | forced N | op KIND split|aligned | msr CPU REG [VALUE] | wrmsrs CPU [debugctl] | step single|block LOOPS\n");
+	fprintf(stderr, "usage: sldcpu time|spin N split|aligned GAP_US | forced N | op KIND split|aligned | msr CPU REG [VALUE] | wrmsrs CPU [debugctl] | step single|block LOOPS\n");
 	return 2;
 }
 
@@ -108,7 +111,16 @@ static int op(const char *kind, void *p)
 	return 0;
 }
 
-static int do_time(int n, const char *how, long gap_us)
+/* GAP_US on the CPU: no sleep, no yield. */
+static void spin_us(long gap_us)
+{
+	uint64_t end = now_ns() + (uint64_t)gap_us * 1000;
+
+	while (now_ns() < end)
+		;
+}
+
+static int do_time(int n, const char *how, long gap_us, int busy)
 {
 	uint32_t *p = target(how);
 	uint64_t sum = 0, max = 0, t;
@@ -118,7 +130,9 @@ static int do_time(int n, const char *how, long gap_us)
 		return usage();
 	*p = 0;
 	for (i = 0; i < n; i++) {
-		if (gap_us)	/* 0: a tight loop, never off the CPU */
+		if (gap_us && busy)
+			spin_us(gap_us);
+		else if (gap_us)	/* 0: a tight loop, never off the CPU */
 			usleep(gap_us);
 		t = now_ns();
 		asm volatile("lock addl $1, %0" : "+m"(*p));
@@ -329,7 +343,9 @@ static int do_step(const char *mode, int loops)
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "time"))
-		return do_time(atoi(argv[2]), argv[3], atol(argv[4]));
+		return do_time(atoi(argv[2]), argv[3], atol(argv[4]), 0);
+	if (argc == 5 && !strcmp(argv[1], "spin"))
+		return do_time(atoi(argv[2]), argv[3], atol(argv[4]), 1);
 	if (argc == 3 && !strcmp(argv[1], "forced"))
 		return do_forced(atoi(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "op"))

@@ -1,5 +1,7 @@
 # Issue #25 item 3: the #AC override cannot be lost. The ac-user and
-# ac-guest probes return for the kernel's handler by changing regs->ip:
+# ac-guest probes (and reenable, reenable-unlock and cpu-offline, which do
+# the kernel's re-enable work for it) return for the kernel's function by
+# changing regs->ip:
 # each has a post handler, so the kernel never jump-optimizes it (an
 # optimized probe ignores a new ip), and where it is a kprobe on ftrace
 # (every suite kernel: KPROBES_ON_FTRACE=y) it claims IPMODIFY, so that a
@@ -18,7 +20,8 @@ load
 cut -d' ' -f2 $S/hooks | while read -r s; do
 	diag "kprobes/list: $(grep " $s+0x" $KPL | sed 's/^[0-9a-f]* *//' | paste -sd' ')"
 done
-for h in ac-user ac-guest; do
+# The kernel's re-enable paths too (issue #37 item 2: done at their entry).
+for h in ac-user ac-guest reenable reenable-unlock cpu-offline; do
 	line=$(grep "^$h " $S/hooks)
 	sym=$(echo "$line" | cut -d' ' -f2)
 	kp=$(grep " $sym+0x" $KPL)
