@@ -14,9 +14,10 @@
  * "Handled" re-executes the split lock, so it is said only with SLD off
  * under the task (core_msr.c: sld_msr_ac_off() clears it if it is on
  * after all, counted in ac_sld_cleared). If the task cannot be protected
- * (the engine is off or its pool is full) or SLD cannot be put off, the
- * kernel handles the #AC (ac_not_protected, ac_handed_back): anything
- * else would send the task straight back into the same #AC, forever.
+ * (the engine is off or its pool is full, or a rule change released it
+ * before SLD was put off under it) or SLD cannot be put off, the kernel
+ * handles the #AC (ac_not_protected, ac_handed_back): anything else would
+ * send the task straight back into the same #AC, forever.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -54,6 +55,9 @@ static int take_over(struct pt_regs *regs, bool guest)
 		return 0;
 	}
 	switch (sld_msr_ac_off()) {
+	case SLD_AC_MSR_RELEASED:
+		atomic_long_inc(&ac_not_protected);
+		return 0;
 	case SLD_AC_MSR_STUCK:
 		atomic_long_inc(&ac_handed_back);
 		return 0;

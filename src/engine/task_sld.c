@@ -247,9 +247,15 @@ static int protect(struct sld_owner *o, const char *rule)
 	if (t && READ_ONCE(t->why) == SLD_WHY_NONE)
 		return revive(t, why, hv);
 	if (t) {
-		/* Over its uid's cap it stays protected as it was. */
-		if (hv && !t->hv)
-			become_hv(t, hv);
+		/*
+		 * Over its uid's cap it stays protected as it was. A release
+		 * may have come since the check above: a record it made a
+		 * hypervisor's takes its hold now (start_running() reads why
+		 * with irqs off, so a release IPI is either before, and the
+		 * hold is taken, or after, and drops it).
+		 */
+		if (hv && !t->hv && become_hv(t, hv))
+			start_running(t);
 		return 0;
 	}
 	t = pool_get(why, hv, &refused);
