@@ -150,7 +150,7 @@ int sld_modrec_first(const struct modrec *rec, char *buf, size_t size,
 	if (f < 0)
 		return scnprintf(buf, size, "-");
 	return scnprintf(buf, size, "%s%s%s+0x%llx", x86_find_name(f), at,
-			 rec->sec[rec->first_sec[f]],
+			 rec->first_name[f],
 			 (unsigned long long)rec->st.first[f]);
 }
 
@@ -194,12 +194,13 @@ static int rec_show(struct seq_file *m, void *v)
 	char first[64];
 
 	sld_modrec_first(rec, first, sizeof(first), "@");
-	seq_printf(m, "%s %s %s vmx=%u svm=%u cr=%u dr=%u first=%s guest_calls=%u scan_us=%llu atomic_ns=%llu flags=",
+	seq_printf(m, "%s %s %s vmx=%u svm=%u cr=%u dr=%u first=%s guest_calls=%u scan_us=%llu atomic_ns=%llu exec_secs=%u flags=",
 		   rec->name, sld_verdict_name(rec->verdict),
 		   sld_reason_name(rec->reason), class_count(rec, X86_C_VMX),
 		   class_count(rec, X86_C_SVM), class_count(rec, X86_C_CR),
 		   class_count(rec, X86_C_DR), first, rec->handler_calls,
-		   div_u64(rec->scan_ns, NSEC_PER_USEC), rec->atomic_ns);
+		   div_u64(rec->scan_ns, NSEC_PER_USEC), rec->atomic_ns,
+		   rec->nsec);
 	seq_puts(m, rec->flags & RF_SECTIONS ? "sections" : "text-regions");
 	if (rec->flags & RF_PRELOADED)
 		seq_puts(m, ",preloaded,init-gone");
@@ -208,8 +209,6 @@ static int rec_show(struct seq_file *m, void *v)
 	seq_puts(m, rec->flags & RF_MODINFO ? ",modinfo" : ",no-modinfo");
 	if (rec->init_finds)
 		seq_puts(m, ",init-findings-ignored");
-	if (rec->flags & RF_TRUNC)
-		seq_puts(m, ",sections-truncated");
 	if (rec->claim != SLD_CLAIM_NONE)
 		seq_printf(m, ",%s", sld_claim_flag(rec->claim));
 	if (rec->pol.watched)

@@ -19,7 +19,6 @@ enum modrec_flags {
 	RF_INIT = BIT(1),	/* init text scanned */
 	RF_PRELOADED = BIT(2),	/* loaded before sld_compat */
 	RF_MODINFO = BIT(3),	/* .modinfo was read */
-	RF_TRUNC = BIT(5),	/* more than MAX_SECS executable sections */
 	RF_GONE = BIT(6),	/* unloaded */
 };
 
@@ -35,8 +34,13 @@ struct modrec {
 	enum sld_claim claim;	/* what its sld_safe tag counted for */
 	unsigned int handler_calls;	/* call/jmp sites to the guest handler */
 	unsigned int init_finds;	/* findings in init text: not counted */
-	unsigned int nsec;
-	char sec[SLD_MAX_SECS][SLD_SEC_NAME_LEN];
+	unsigned int nsec;	/* sections (or text regions) scanned */
+	/*
+	 * Per kind of finding, where it was first found: the section's name
+	 * and its place in the scan order (for sld_first_finding, which
+	 * takes a u8: the 255th section on all count as the 255th).
+	 */
+	char first_name[X86_F_COUNT][SLD_SEC_NAME_LEN];
 	u8 first_sec[X86_F_COUNT];
 	struct x86scan_stats st;	/* count[] and first[] used */
 	u64 scan_ns;		/* time spent decoding, what insmod paid */

@@ -7,7 +7,8 @@
  *
  * The parts: modcapture.c finds a loading module's sections at
  * module_finalize(); this file scans and decides at its
- * MODULE_STATE_COMING notification, which can still refuse the load;
+ * MODULE_STATE_COMING notification (every executable section, however
+ * many: modcapture.c says why), which can still refuse the load;
  * modrecords.c keeps the records and their /proc view; modwalk.c walks
  * the modules loaded before sld_compat, decided here the same way.
  * Whether a module calls the kernel's guest #AC handler
@@ -48,7 +49,7 @@ static bool notifier_on;
 
 struct scan_ctx {
 	struct modrec *rec;
-	unsigned int sec;
+	const char *name;	/* of the section (or text region) scanned */
 	bool counts;		/* sld_section_counts(): not init text */
 };
 
@@ -65,7 +66,8 @@ static int scan_cb(void *ctx, enum x86_find f, size_t off)
 	}
 	if (!rec->st.count[f]++) {
 		rec->st.first[f] = off;
-		rec->first_sec[f] = c->sec;
+		rec->first_sec[f] = min_t(unsigned int, rec->nsec - 1, U8_MAX);
+		strscpy(rec->first_name[f], c->name, SLD_SEC_NAME_LEN);
 	}
 	return 0;
 }
@@ -106,18 +108,17 @@ static void count_handler_calls(struct modrec *rec, const void *base,
 						   (unsigned long)base, lo, hi);
 }
 
-static int scan_region(struct modrec *rec, unsigned int sec,
-		       const void *base, unsigned long size, bool init)
+/* Scan one section or text region with s, counted in rec->nsec. */
+static void scan_region(struct modrec *rec, struct x86scan *s,
+			const char *name, const void *base,
+			unsigned long size, bool init)
 {
-	struct scan_ctx ctx = { .rec = rec, .sec = sec, .counts = !init };
-	struct x86scan *s;
+	struct scan_ctx ctx = { .rec = rec, .name = name, .counts = !init };
 	u64 t0;
 
 	if (!base || !size)
-		return 0;
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
-		return -ENOMEM;
+		return;
+	rec->nsec++;
 	t0 = ktime_get_ns();
 	x86scan_init(s, base, size);
 	while (x86scan_run(s, SCAN_CHUNK, scan_cb, &ctx))
@@ -127,51 +128,50 @@ static int scan_region(struct modrec *rec, unsigned int sec,
 	rec->scan_ns += ktime_get_ns() - t0;
 	rec->st.insns += s->st.insns;
 	rec->st.invalid += s->st.invalid;
+}
+
+/* Every executable section, in section header order, however many. */
+static int scan_sections(struct modrec *rec, const struct sld_elf_facts *e)
+{
+	struct x86scan *s = kmalloc(sizeof(*s), GFP_KERNEL);
+	struct sld_sec_info si;
+	unsigned int pos = 1;
+
+	if (!s)
+		return -ENOMEM;
+	rec->flags |= RF_SECTIONS | RF_MODINFO * e->has_modinfo;
+	rec->modinfo_safe = e->modinfo_safe;
+	while (sld_capture_next(e, &pos, &si)) {
+		bool init = !sld_section_counts(si.name);
+
+		if (init)
+			rec->flags |= RF_INIT;
+		scan_region(rec, s, si.name, (const void *)si.addr, si.size,
+			    init);
+		cond_resched();
+	}
 	kfree(s);
 	return 0;
 }
 
-static void add_sec(struct modrec *rec, const char *name)
-{
-	strscpy(rec->sec[rec->nsec++], name, SLD_SEC_NAME_LEN);
-}
-
-static int scan_sections(struct modrec *rec, const struct sld_elf_facts *e)
-{
-	unsigned int i;
-	int err = 0;
-
-	rec->flags |= RF_SECTIONS | RF_MODINFO * e->has_modinfo |
-		      RF_TRUNC * e->sec_truncated;
-	rec->modinfo_safe = e->modinfo_safe;
-	for (i = 0; i < e->nsec && !err; i++) {
-		bool init = !sld_section_counts(e->sec[i].name);
-
-		add_sec(rec, e->sec[i].name);
-		if (init)
-			rec->flags |= RF_INIT;
-		err = scan_region(rec, i, (const void *)e->sec[i].addr,
-				  e->sec[i].size, init);
-	}
-	return err;
-}
-
 static int scan_regions(struct modrec *rec, struct module *mod, bool init)
 {
+	struct x86scan *s = kmalloc(sizeof(*s), GFP_KERNEL);
 	const void *base;
 	unsigned long size;
-	int err;
 
+	if (!s)
+		return -ENOMEM;
 	sld_module_text(mod, SLD_TEXT_CORE, &base, &size);
-	add_sec(rec, "core-text");
-	err = scan_region(rec, 0, base, size, false);
-	if (err || !init)
-		return err;
-	sld_module_text(mod, SLD_TEXT_INIT, &base, &size);
-	add_sec(rec, "init-text");
-	if (base && size)
-		rec->flags |= RF_INIT;
-	return scan_region(rec, 1, base, size, true);
+	scan_region(rec, s, "core-text", base, size, false);
+	if (init) {
+		sld_module_text(mod, SLD_TEXT_INIT, &base, &size);
+		if (base && size)
+			rec->flags |= RF_INIT;
+		scan_region(rec, s, "init-text", base, size, true);
+	}
+	kfree(s);
+	return 0;
 }
 
 /*

@@ -19,7 +19,7 @@ like "$(grep '^modscan-cleanup ' $S/hooks)" '^modscan-cleanup module_arch_cleanu
 	"modscan-cleanup hook on module_arch_cleanup is armed"
 is "$(cat $S/degraded)" none "nothing degraded"
 like "$(rec fx_movcr4)" \
-	'^fx_movcr4 clean none vmx=0 svm=0 cr=1 dr=0 first=mov-cr4@core-text\+0x[0-9a-f]+ guest_calls=0 scan_us=[0-9]+ atomic_ns=0 flags=text-regions,preloaded,init-gone,no-modinfo,loaded$' \
+	'^fx_movcr4 clean none vmx=0 svm=0 cr=1 dr=0 first=mov-cr4@core-text\+0x[0-9a-f]+ guest_calls=0 scan_us=[0-9]+ atomic_ns=0 exec_secs=1 flags=text-regions,preloaded,init-gone,no-modinfo,loaded$' \
 	"preloaded fx_movcr4 listed: core text only, init text gone"
 like "$(rec fx_svm)" '^fx_svm svm-only svm-text vmx=0 svm=1 .*preloaded,init-gone' \
 	"preloaded fx_svm listed as svm-only"
@@ -30,7 +30,7 @@ rmmod fx_svm
 # ---- verdicts under the default policy (protect) ---------------------------
 is "$(cat $P/on_hypervisor)" protect "on_hypervisor defaults to protect"
 T='\.text\+0x[0-9a-f]+'
-F='guest_calls=0 scan_us=[0-9]+ atomic_ns=[1-9][0-9]* flags=sections,init-scanned,modinfo'
+F='guest_calls=0 scan_us=[0-9]+ atomic_ns=[1-9][0-9]* exec_secs=[1-9][0-9]* flags=sections,init-scanned,modinfo'
 check_fx() {	# check_fx MODULE REGEX-AFTER-NAME
 	mark_dmesg
 	run "insmod $1" insmod "/mod/$1.ko"
@@ -50,7 +50,7 @@ check_fx fx_clean "clean none vmx=0 svm=0 cr=0 dr=0 first=- $F,loaded$"
 IMPORTS=
 if [ -e /mod/fx_imports.ko ]; then
 	IMPORTS=fx_imports
-	check_fx fx_imports "sld_safe imports-guest-handler vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@$T guest_calls=1 scan_us=[0-9]+ atomic_ns=[1-9][0-9]* flags=sections,init-scanned,modinfo,loaded$"
+	check_fx fx_imports "sld_safe imports-guest-handler vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@$T guest_calls=1 scan_us=[0-9]+ atomic_ns=[1-9][0-9]* exec_secs=[1-9][0-9]* flags=sections,init-scanned,modinfo,loaded$"
 else
 	skip "fx_imports: sld_safe (imports-guest-handler)" "this kernel exports handle_guest_split_lock to KVM only"
 fi
@@ -179,7 +179,7 @@ is "$(knob_w on_hypervisor 'protect\n')" OK "on_hypervisor=protect"
 is "$(knob_w enabled 'N\n')" OK "hooks disarmed (enabled=N)"
 run "fallback: fx_safe loads" insmod /mod/fx_safe.ko
 like "$(rec fx_safe)" \
-	'^fx_safe hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@core-text\+0x[0-9a-f]+ guest_calls=0 scan_us=[0-9]+ atomic_ns=0 flags=text-regions,init-scanned,no-modinfo,watched,loaded$' \
+	'^fx_safe hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=vmlaunch@core-text\+0x[0-9a-f]+ guest_calls=0 scan_us=[0-9]+ atomic_ns=0 exec_secs=2 flags=text-regions,init-scanned,no-modinfo,watched,loaded$' \
 	"fallback: core/init text scanned, no section names, no modinfo (so no sld_safe)"
 rmmod fx_safe
 is "$(knob_w enabled 'Y\n')" OK "hooks armed again"
