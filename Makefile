@@ -127,8 +127,10 @@ check-stress: deps vmbin
 # support, its absence shown), trixie-backports' newest kernel (7.3, set
 # up by tests/vm/bpo.sh: the kernel's own AMD bus-lock #DB) and, once
 # tests/vm/sid.sh has cached it, Debian unstable's newest (7.x).
+# On the backports kernel also t/43-exeswap and t-smt (issue #37: what
+# changed under the module after 6.7), which vm-check runs on Debian 12's.
 # cpu-check sets up the backports kernel, then runs cpu-boots, where
-# the kernel lists are resolved.
+# the kernel lists are resolved; tests/vm/cpu-check.sh boots two at a time.
 CPU_KVERS ?= $(KVERS)
 CPU_SMT_KVERS ?= $(firstword $(CPU_KVERS))
 CPU_IBT_KVER ?= $(KVER_612)
@@ -143,33 +145,9 @@ cpu-check: deps vmbin
 	$(MAKE) cpu-boots
 
 cpu-boots:
-	rm -f build/vm-enforcing/*.tap build/vm-enforcing/ratelimit/*.tap \
-		build/vm-enforcing-amd/*.tap build/vm-enforcing-amd/ratelimit/*.tap
-	set -e; for k in $(CPU_KVERS); do \
-		VM_CPU=enforcing VM_T=tests/vm/t-cpu bash tests/vm/vm.sh $$k check; \
-	done
-	set -e; for k in $(CPU_SMT_KVERS); do \
-		VM_CPU=enforcing VM_T=tests/vm/t-cpu bash tests/vm/vm.sh $$k smt; \
-	done
-	# crash.sh exits 1 if a test failed: prove below reports it with the rest.
-	-bash tests/qemu/crash.sh $(CPU_IBT_KVER) ibt > build/vm-enforcing/$(CPU_IBT_KVER)-ibt.tap
-	-bash tests/qemu/crash.sh $(firstword $(CPU_KVERS)) splitlock \
-		> build/vm-enforcing/$(firstword $(CPU_KVERS))-splitlock.tap
-	set -e; for k in $(CPU_BLD_KVERS); do \
-		VM_CPU=enforcing VM_T=tests/vm/t-cpu VM_ONLY="70 72" \
-			VM_APPEND=split_lock_detect=ratelimit:1 VM_OUT=build/vm-enforcing/ratelimit \
-			bash tests/vm/vm.sh $$k check; \
-		VM_CPU=enforcing VM_T=tests/vm/t-cpu VM_ONLY=72 \
-			VM_APPEND=split_lock_detect=ratelimit:1 VM_OUT=build/vm-enforcing/ratelimit \
-			bash tests/vm/vm.sh $$k smt; \
-		VM_CPU=enforcing-amd VM_T=tests/vm/t-cpu VM_ONLY="70 72 75 76 77" \
-			bash tests/vm/vm.sh $$k check; \
-		VM_CPU=enforcing-amd VM_T=tests/vm/t-cpu VM_ONLY="70 72" \
-			VM_APPEND=split_lock_detect=ratelimit:1 VM_OUT=build/vm-enforcing-amd/ratelimit \
-			bash tests/vm/vm.sh $$k check; \
-	done
-	prove --exec cat build/vm-enforcing/*.tap build/vm-enforcing/ratelimit/*.tap \
-		build/vm-enforcing-amd/*.tap build/vm-enforcing-amd/ratelimit/*.tap
+	CPU_KVERS="$(CPU_KVERS)" CPU_SMT_KVERS="$(CPU_SMT_KVERS)" \
+		CPU_IBT_KVER="$(CPU_IBT_KVER)" CPU_BLD_KVERS="$(CPU_BLD_KVERS)" \
+		CPU_BPO_KVER="$(CPU_BPO_KVER)" bash tests/vm/cpu-check.sh
 
 # Lint (tests/lint/, each installs what it needs): the version's copies
 # agree with src/VERSION, the project's address with packaging/project.mk,
@@ -187,38 +165,20 @@ lint:
 	exit $$status
 
 lint-build:
-	@set -e; for k in $(KVERS); do \
-		rm -rf build/lint/$$k; mkdir -p build/lint/$$k; cp -a src/. build/lint/$$k/; \
-		echo "# W=1 C=1 $$k"; \
-		$(MAKE) -s -C build/lint/$$k KVER=$$k W=1 C=1 2>&1 | \
-			grep -vE '^Skipping BTF|^make\[[0-9]+\]: (Entering|Leaving)' | tee build/lint/$$k.log; \
-		test ! -s build/lint/$$k.log; \
-	done
+	@bash tests/lint/build.sh $(KVERS)
 
 # The same for Debian unstable's kernels (tests/vm/sid.sh), built in its
 # root with unstable's gcc and sparse (installed there once, kept cached).
 lint-sid:
 	SLD_SID=1 bash tests/vm/deps.sh
 	bash tests/vm/sid.sh pkgs sparse
-	@set -e; for k in $$(bash tests/vm/sid.sh kvers); do \
-		rm -rf build/lint/$$k; mkdir -p build/lint/$$k; cp -a src/. build/lint/$$k/; \
-		echo "# W=1 C=1 $$k (unstable's root)"; \
-		bash tests/vm/sid.sh run make -s -C build/lint/$$k KVER=$$k W=1 C=1 2>&1 | \
-			grep -vE '^Skipping BTF|^make\[[0-9]+\]: (Entering|Leaving)' | tee build/lint/$$k.log; \
-		test ! -s build/lint/$$k.log; \
-	done
+	@LINT_RUN="bash tests/vm/sid.sh run" bash tests/lint/build.sh $$(bash tests/vm/sid.sh kvers)
 
-check: deps
-	$(MAKE) lint
-	$(MAKE) unit
-	$(MAKE) fuzz-short
-	$(MAKE) objdump-check
-	$(MAKE) dkms-check
-	$(MAKE) pkg-check
-	$(MAKE) pkg-lifecycle
-	$(MAKE) vm-check
-	$(MAKE) cpu-check
-	$(MAKE) check-system SYS_RELEASES=trixie SYS_SCENARIOS=rules
+# Each phase prints `# phase TARGET SECONDS s` (tests/phases.sh).
+check:
+	@MAKE="$(MAKE)" bash tests/phases.sh deps lint unit fuzz-short objdump-check \
+		dkms-check pkg-check pkg-lifecycle vm-check cpu-check \
+		"check-system SYS_RELEASES=trixie SYS_SCENARIOS=rules"
 
 # Whole Debian systems (tests/system/system.sh): a debootstrapped root with
 # its own kernel, the packages installed with apt (or `make install`),

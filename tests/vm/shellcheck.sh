@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 # In the VM (tests/vm/init is PID 1): busybox sh.
 vm_sh=(init lib.sh kernel-errors.sh demo.sh cpu-proof.sh udev-sldctl.sh t/*.sh t-*/*.sh repro/*.sh)
 # On the host: bash (images.sh is sourced by deps.sh and sid.sh).
-host_bash=(bpo.sh check.sh collect.sh deps.sh images.sh shellcheck.sh sid.sh vm.sh)
+host_bash=(bpo.sh check.sh collect.sh cpu-check.sh deps.sh images.sh shellcheck.sh sid.sh vm.sh)
 rc=0
 while IFS= read -r f; do
 	case " ${vm_sh[*]} ${host_bash[*]} " in
