@@ -57,6 +57,8 @@ if grep -q '^vendor_id.*AuthenticAMD' /proc/cpuinfo; then
 	unload
 	rmmod kvm_amd
 else
+	# A missing file would make the insmod fail too: the file first.
+	run "kvm-amd.ko is in the initramfs" test -f /kmod/kvm-amd.ko
 	fails "kvm_amd does not load on the Intel model" insmod /kmod/kvm-amd.ko
 fi
 rmmod ccp 2>/dev/null

@@ -198,6 +198,6 @@ if [ -f /kmod/kvm-intel.ko ]; then
 	is "$(cat $S/disable_count)" 0 "kvm_intel left no disable behind"
 	rmmod kvm; rmmod irqbypass 2>/dev/null
 else
-	ok "# SKIP no kvm-intel.ko"
+	nok "kvm-intel.ko is in the initramfs (vm.sh packs it from the kernel's image)"
 fi
 is "$(knob_w on_hypervisor 'protect\n')" OK "on_hypervisor back to protect"
