@@ -30,6 +30,7 @@
 #include "knobs_table.h"
 #include "status_prom.h"
 #include "status_text.h"
+#include "util.h"
 
 /* Status files shown in their own place below (or on purpose not at all). */
 static const char *const known_files[] = {
@@ -126,16 +127,7 @@ static bool in_list(const char *const *list, size_t n, const char *s,
 /* s[0..len), bytes outside printable ASCII (and \) as \xNN. */
 static void put_esc(const char *s, size_t len)
 {
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char ch = s[i];
-
-		if (ch == '\t' || (ch >= 0x20 && ch < 0x7f && ch != '\\'))
-			putchar(ch);
-		else
-			printf("\\x%02x", ch);
-	}
+	sldctl_put_esc(stdout, s, len);
 }
 
 static void puts_esc(const char *s)
