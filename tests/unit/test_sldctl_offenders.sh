@@ -5,6 +5,8 @@
 # /proc (a libvirt vCPU thread, a plain qemu, a VirtualBox EMT, a Wine
 # game, a recycled pid), the journalctl fallback when the ring wrapped,
 # --since TIME, doctor's findings, and bad input (exit 2, stdout empty).
+# Every name a user chose (a path with a newline, ESC and quotes) escaped
+# in the text, a shell word in the fix, exact in --json.
 # Run through the wrapper offenders.mk generates (SLDCTL, FIXTURES).
 set -u
 
@@ -65,6 +67,50 @@ capture "$SLDCTL" offenders
 expect_grep "$T/out" "fix: sldctl exempt add --comm 'CPU */KVM' --persist" "gone KVM vCPU thread: the CPU */KVM pattern"
 expect_grep "$T/out" "fix: sldctl exempt add --comm 'EMT-*' --persist" "gone EMT thread: the EMT-* pattern"
 expect_grep "$T/out" "fix: sldctl exempt add --comm 'a\\*b' --persist" "a name with a star: escaped, not a pattern"
+cp "$T/kmsg.saved" "$R/dev/kmsg"
+
+# ---- names a user chose: a newline, ESC and quotes --------------------------
+# A directory name that would forge doctor's verdict line and colour the
+# terminal (the path rule offered for it), and a cgroup whose name
+# would set the terminal's title (/proc/PID/cgroup ends a name at a
+# newline itself).
+esc=$(printf '\033')
+odd=$(printf '/opt/a\n[info] healthy: nothing to do\033[31m%s"q' "'")
+mkdir -p "$R$odd"
+: > "$R$odd/qemu-system-x86_64"
+chmod 755 "$R$odd"
+oddcg=$(printf '/user.slice/x\033]0;t\007"%s.scope' "'")
+: > "$R/dev/kmsg"
+task 5500 'CPU 4/KVM' 5501 1 "$odd/qemu-system-x86_64" "$oddcg"
+task 5501 qemu-system-x86 5501 1 "$odd/qemu-system-x86_64" "$oddcg"
+printf '4,1,1000,-;x86/split lock detection: #AC: CPU 4/KVM/5500 took a split_lock trap at address: 0x1\n' >> "$R/dev/kmsg"
+for cmd in offenders doctor; do
+	capture "$SLDCTL" $cmd
+	if grep -q "$esc" "$T/out"; then nok "$cmd: no ESC reaches the terminal"; else ok "$cmd: no ESC reaches the terminal"; fi
+	is "$(grep -c '^\[info\] healthy' "$T/out")" 0 "$cmd: the directory name forges no line"
+done
+capture "$SLDCTL" offenders
+expect_grep "$T/out" "exe /opt/a\\x0a[info] healthy: nothing to do\\x1b[31m'\"q/qemu-system-x86_64; cgroup /user.slice/x\\x1b]0;t\\x07\"'.scope" \
+	"offenders: exe and cgroup escaped as \\xNN, quotes as they are"
+expect_grep "$T/out" "fix: sldctl exempt add --path \$'/opt/a\\x0a[info] healthy: nothing to do\\x1b[31m\\x27\\x22q/qemu-system-x86_64' --persist" \
+	"offenders: the fix one \$'...' shell word, quotes escaped too"
+fix=$(sed -n "s/^    fix: sldctl exempt add --path \\(.*\\) --persist\$/\\1/p" "$T/out")
+if command -v bash > /dev/null; then
+	is "$(bash -c "printf '%s' $fix")" "$odd/qemu-system-x86_64" "offenders: bash reads the fix's word back as the path"
+fi
+capture "$SLDCTL" offenders --json
+ODD=$odd ODDCG=$oddcg json_check "offenders --json: the names exact" "
+import os
+o = doc['offenders'][0]
+assert o['exe'] == os.environ['ODD'] + '/qemu-system-x86_64', o['exe']
+assert o['cgroup'] == os.environ['ODDCG'], o['cgroup']
+"
+capture "$SLDCTL" doctor --json
+json_check "doctor --json: one offender finding, its fix a shell word" "
+f = [x for x in doc['findings'] if x['id'] == 'split-lock-offender']
+assert len(f) == 1 and f[0]['fix'].startswith(\"sldctl exempt add --path \$'/opt/a\\\\x0a\"), f
+assert not any('\\n' in x['message'] or '\\x1b' in x['message'] for x in doc['findings'])
+"
 cp "$T/kmsg.saved" "$R/dev/kmsg"
 
 capture "$SLDCTL" offenders --json

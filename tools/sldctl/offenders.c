@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "offenders.h"
 #include "util.h"
 
@@ -348,21 +349,18 @@ static enum off_class classify(const struct offender *f)
 	return OFF_OTHER;
 }
 
-/* s as one shell word. */
-static void shell_word(char *out, size_t n, const char *s)
+#define SHELL_BARE \
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:+=@%-"
+
+/* '...' around s, each ' as '\''; false if it does not fit. */
+static bool single_quoted(char *out, size_t n, const char *s)
 {
 	size_t o = 0;
 
-	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:+=@%-") == strlen(s)) {
-		snprintf(out, n, "%s", s);
-		return;
-	}
-	if (n < 3) {
-		*out = '\0';
-		return;
-	}
 	out[o++] = '\'';
-	for (; *s && o + 6 < n; s++) {
+	for (; *s; s++) {
+		if (o + 6 >= n)
+			return false;
 		if (*s == '\'') {
 			memcpy(out + o, "'\\''", 4);
 			o += 4;
@@ -372,14 +370,45 @@ static void shell_word(char *out, size_t n, const char *s)
 	}
 	out[o++] = '\'';
 	out[o] = '\0';
+	return true;
 }
 
+/*
+ * s as one shell word, in printable ASCII only: bare, '...', or, when s
+ * holds a byte a terminal must not get (a newline, ESC, any byte outside
+ * printable ASCII), $'...' (bash, zsh, ksh; not dash) with those bytes,
+ * the backslash and quotes as \xNN: the escape the module and every name
+ * sldctl shows use (src/schema/escape.h). False if it does not fit.
+ */
+static bool shell_word(char *out, size_t n, const char *s)
+{
+	size_t i, took;
+
+	if (n < 8)
+		return false;
+	if (*s && strspn(s, SHELL_BARE) == strlen(s))
+		return (size_t)snprintf(out, n, "%s", s) < n;
+	for (i = 0; s[i] >= 0x20 && s[i] < 0x7f; i++)
+		;
+	if (!s[i])
+		return single_quoted(out, n, s);
+	memcpy(out, "$'", 2);
+	took = sld_esc(out + 2, n - 3, s, strlen(s), SLD_ESC_QUOTES);
+	strcat(out, "'");
+	return !s[took];
+}
+
+/* The command for one rule; none, and a note, if it does not fit. */
 static void fix_with(struct offender *f, const char *opt, const char *val)
 {
-	char w[PATH_MAX + 32];
+	char w[SLD_ESC_SIZE(PATH_MAX) + 4];
 
-	shell_word(w, sizeof(w), val);
-	snprintf(f->fix, sizeof(f->fix), "sldctl exempt add --%s %s --persist", opt, w);
+	if (shell_word(w, sizeof(w), val) &&
+	    (size_t)snprintf(f->fix, sizeof(f->fix), "sldctl exempt add --%s %s --persist",
+			     opt, w) < sizeof(f->fix))
+		return;
+	f->fix[0] = '\0';
+	f->note = "its name is too long for a command here: see sldctl(8), exempt";
 }
 
 #define CAVEAT_COMM \

@@ -330,13 +330,24 @@ static void put_pending(const char *pending)
 /*
  * Each `sldctl run` with relieved tasks (the module's runs file: "UID
  * COMM scope=NAME since=SECONDS tasks=N ac=N"): said only when there is
- * one.
+ * one. COMM and NAME come escaped (\xNN) from the module: shown as they
+ * are (put_escaped()), as the tasks are.
  */
 static void put_runs(const char *runs)
 {
-	if (runs && strcmp(runs, "none"))
-		put_titled("sldctl runs (uid, command, scope, since boot+seconds, tasks now, traps relieved)",
-			   runs);
+	bool multi = runs && strchr(runs, '\n');
+	const char *l;
+	size_t n;
+
+	if (!runs || !strcmp(runs, "none"))
+		return;
+	printf("sldctl runs (uid, command, scope, since boot+seconds, tasks now, traps relieved):%s",
+	       multi ? "\n" : " ");
+	while (next_line(&runs, &l, &n)) {
+		printf("%s", multi ? "  " : "");
+		put_escaped(l, n);
+		putchar('\n');
+	}
 }
 
 /* Protected tasks now, and by which rule (the tasks file's why=). */
