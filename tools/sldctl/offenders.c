@@ -21,6 +21,7 @@
 
 #include "escape.h"
 #include "offenders.h"
+#include "path_trust.h"
 #include "util.h"
 
 #define LOG_MAX		(32u << 20)	/* bytes of log read at most */
@@ -411,6 +412,35 @@ static void fix_with(struct offender *f, const char *opt, const char *val)
 	f->note = "its name is too long for a command here: see sldctl(8), exempt";
 }
 
+/*
+ * A path rule only for a file only root decides (path_trust.h): one the
+ * user owns, or may replace, would relieve whatever that user puts there.
+ * Then no command: the two rules that bound what the user obtains need
+ * the admin's choice (who may, where the VM runs).
+ */
+static void fix_by_path(struct offender *f)
+{
+	char who[sizeof(f->advice) - 400];
+	int r = path_trust(f->exe, who, sizeof(who));
+
+	if (!r) {
+		fix_with(f, "path", f->exe);
+		return;
+	}
+	if (r < 0)
+		snprintf(f->advice, sizeof(f->advice),
+			 "no exempt_path rule offered: its executable could not be checked (%s)",
+			 who);
+	else
+		snprintf(f->advice, sizeof(f->advice),
+			 "no exempt_path rule offered: %s, and a rule for it would relieve whatever "
+			 "that user puts there; let that user relieve their own programs instead "
+			 "(run_allow in /etc/sld-compat, then `sldctl run`), or exempt a cgroup "
+			 "only root controls that the VM runs in (exempt_cgroup); see sldctl(8), exempt",
+			 who);
+	f->note = f->advice;
+}
+
 #define CAVEAT_COMM \
 	"exempt_comm is forgeable: any local user can give a task this name " \
 	"(prctl PR_SET_NAME); see sldctl(8), exempt"
@@ -491,7 +521,7 @@ static void pick_fix(struct offender *f, int tgid)
 		f->note = "every libvirt VM runs in a scope below /machine.slice; the scope's name changes with each VM run, the slice does not";
 	} else if ((f->cls == OFF_KVM_VCPU || f->cls == OFF_VBOX_EMT) &&
 		   own_vmm_exe(f, tgid)) {
-		fix_with(f, "path", f->exe);
+		fix_by_path(f);
 	} else {
 		fix_by_comm(f);
 	}
