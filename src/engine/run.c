@@ -97,6 +97,7 @@
 #include "sld_compat.h"
 #include "compat/compat.h"
 #include "entries.h"
+#include "escape.h"
 #include "knobs.h"
 #include "run.h"
 #include "task_sld.h"
@@ -316,8 +317,8 @@ void sld_run_free(void)
 
 #define RUNS_MAX	64	/* runs listed; the rest are counted */
 #define RUN_TASKS_MAX	1024	/* run tasks read per listing */
-/* The longest line: ids and counters, escaped comm, the scope's name. */
-#define RUN_LINE_MAX	(100 + COMM_ESC_LEN + NAME_MAX)
+/* The longest line: ids and counters, escaped comm, the escaped scope name. */
+#define RUN_LINE_MAX	(100 + COMM_ESC_LEN + SLD_ESC_SIZE(NAME_MAX))
 
 struct run_line {
 	u64 scope;			/* the scope's cgroup id */
@@ -375,26 +376,49 @@ static bool add_task(struct run_line *r, unsigned int *nr,
 }
 
 /*
+ * One run's line into line[RUN_LINE_MAX]. The scope's name is the user's
+ * (any bytes but '/'): escaped as comm is, and its spaces too, so that it
+ * stays one field of one line (src/schema/escape.h).
+ */
+static int run_line_show(char *line, const struct run_line *r)
+{
+	char comm[COMM_ESC_LEN];
+	int n;
+
+	comm_escape(comm, r->comm);
+	n = scnprintf(line, RUN_LINE_MAX, "%u %s scope=", r->uid, comm);
+	sld_esc(line + n, RUN_LINE_MAX - n, r->name, sizeof(r->name),
+		SLD_ESC_SPACE);
+	n += strlen(line + n);
+	return n + scnprintf(line + n, RUN_LINE_MAX - n,
+			     " since=%lld tasks=%u ac=%lu\n",
+			     (long long)r->since, r->tasks, r->ac);
+}
+
+/*
  * One line per run: "UID COMM scope=NAME since=SECONDS tasks=N ac=N",
  * COMM (escaped as in the tasks file: its first task, what `sldctl run`
- * started), since in seconds since boot, tasks relieved now, ac their
- * split-lock traps taken without penalty (locks that found SLD already
- * off leave no trace to count). "none" when there is no run; a last line
- * "... N more task(s)" when some fit no line (over RUNS_MAX runs, or
- * moved out of their scope).
+ * started), NAME escaped (run_line_show()), since in seconds since boot,
+ * tasks relieved now, ac their split-lock traps taken without penalty
+ * (locks that found SLD already off leave no trace to count). "none" when
+ * there is no run; a last line "... N more task(s)" when some fit no line
+ * (over RUNS_MAX runs, moved out of their scope, or past the page).
  */
 int sld_run_show(char *buf, size_t size)
 {
 	struct sld_task_info *ti;
 	struct run_line *r;
 	unsigned int i, nt, nr = 0, more = 0;
-	int n = 0;
+	char *line;
+	int n = 0, len;
 
 	ti = kcalloc(RUN_TASKS_MAX, sizeof(*ti), GFP_KERNEL);
 	r = kcalloc(RUNS_MAX, sizeof(*r), GFP_KERNEL);
-	if (!ti || !r) {
+	line = kmalloc(RUN_LINE_MAX, GFP_KERNEL);
+	if (!ti || !r || !line) {
 		kfree(ti);
 		kfree(r);
+		kfree(line);
 		return -ENOMEM;
 	}
 	nt = sld_task_list(SLD_WHY_RUN, ti, RUN_TASKS_MAX);
@@ -402,14 +426,15 @@ int sld_run_show(char *buf, size_t size)
 		more += !add_task(r, &nr, &ti[i]);
 		put_task_struct(ti[i].task);
 	}
-	for (i = 0; i < nr && n + RUN_LINE_MAX < size; i++) {
-		char comm[COMM_ESC_LEN];
-
-		comm_escape(comm, r[i].comm);
-		n += scnprintf(buf + n, size - n,
-			       "%u %s scope=%s since=%lld tasks=%u ac=%lu\n",
-			       r[i].uid, comm, r[i].name, (long long)r[i].since,
-			       r[i].tasks, r[i].ac);
+	for (i = 0; i < nr; i++) {
+		len = run_line_show(line, &r[i]);
+		/* Room left for the "... more" line. */
+		if (n + len + 32 >= size) {
+			more += r[i].tasks;
+			continue;
+		}
+		memcpy(buf + n, line, len + 1);
+		n += len;
 	}
 	if (more)
 		n += scnprintf(buf + n, size - n, "... %u more task(s)\n", more);
@@ -417,5 +442,6 @@ int sld_run_show(char *buf, size_t size)
 		n = scnprintf(buf, size, "none\n");
 	kfree(ti);
 	kfree(r);
+	kfree(line);
 	return n;
 }

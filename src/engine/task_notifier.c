@@ -16,6 +16,7 @@
 
 #include "sld_compat.h"
 #include "core_msr.h"
+#include "escape.h"
 #include "task_sld_internal.h"
 
 /* ---- the notifier ------------------------------------------------------------ */
@@ -144,26 +145,12 @@ struct sld_task *find_current(void)
 /*
  * A task name as sld_compat shows it, in its files and in dmesg: bytes
  * outside printable ASCII, and backslash, as \xNN, as sldctl prints
- * names. A task names itself (prctl), with any bytes: raw, a newline
- * would add a line to the tasks file and forge its class there, in
- * sldctl status and in the Prometheus metrics.
+ * names (src/schema/escape.c, which both compile). A task names itself
+ * (prctl), with any bytes: raw, a newline would add a line to the tasks
+ * file and forge its class there, in sldctl status and in the Prometheus
+ * metrics.
  */
 void comm_escape(char dst[COMM_ESC_LEN], const char *comm)
 {
-	unsigned int i;
-
-	for (i = 0; i < TASK_COMM_LEN - 1 && comm[i]; i++) {
-		unsigned char c = comm[i];
-
-		if (c >= 0x20 && c < 0x7f && c != '\\') {
-			*dst++ = c;
-			continue;
-		}
-		/*
-		 * Not hex_byte_pack(): 6.1 has no linux/hex.h and 7.x's
-		 * kernel.h no longer includes it.
-		 */
-		dst += sprintf(dst, "\\x%02x", c);
-	}
-	*dst = '\0';
+	sld_esc(dst, COMM_ESC_LEN, comm, TASK_COMM_LEN - 1, 0);
 }

@@ -69,6 +69,7 @@
 #include "sld_compat.h"
 #include "core_msr.h"
 #include "degraded.h"
+#include "escape.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "task_sld.h"
@@ -182,15 +183,24 @@ static const char *const rule_knobs[] = {
 static DEFINE_RATELIMIT_STATE(say_rs, DEFAULT_RATELIMIT_INTERVAL,
 			      DEFAULT_RATELIMIT_BURST);
 
+/*
+ * Bytes of a rule dmesg shows, escaped: a run's rule is the name of a
+ * user's scope (any bytes but '/'), the others root's.
+ */
+#define RULE_SHOWN	96
+
 static void say_protected(const struct sld_owner *o, const char *rule)
 {
-	char comm[COMM_ESC_LEN];
+	char comm[COMM_ESC_LEN], r[SLD_ESC_SIZE(RULE_SHOWN)];
+	const char *s = rule ? rule : o->name;
+	size_t took;
 
 	if (!__ratelimit(&say_rs))
 		return;
 	comm_escape(comm, current->comm);
-	pr_info("protecting %s[%d]: %s %s\n", comm, task_pid_nr(current),
-		rule_knobs[o->why], rule ? rule : o->name);
+	took = sld_esc(r, sizeof(r), s, RULE_SHOWN, 0);
+	pr_info("protecting %s[%d]: %s %s%s\n", comm, task_pid_nr(current),
+		rule_knobs[o->why], r, s[took] ? "..." : "");
 }
 
 /*

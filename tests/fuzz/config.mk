@@ -4,7 +4,7 @@
 #   make -C tests/fuzz fuzz_config-seed
 # The seeds are written at run time (nothing binary is committed).
 CONFIG_FUZZ_BIN := $(B)/fuzz_config
-CONFIG_FUZZ_SRC := fuzz_config.c $(TOP)/tools/sldctl/config.c $(TOP)/tools/sldctl/util.c
+CONFIG_FUZZ_SRC := fuzz_config.c $(TOP)/tools/sldctl/config.c $(TOP)/tools/sldctl/util.c $(TOP)/src/schema/escape.c
 
 FUZZ_TARGETS += $(CONFIG_FUZZ_BIN)
 

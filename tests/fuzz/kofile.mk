@@ -10,7 +10,7 @@ KOFILE_FUZZ_SEEDS ?= $(SLD_CACHE)/$(KVER_61)/root/lib/modules/$(KVER_61)/kernel
 KOFILE_FUZZ_PC := libelf liblzma libzstd
 KOFILE_FUZZ_SRC := fuzz_kofile.c $(TOP)/tools/sldctl/kofile.c \
 	$(TOP)/tools/sldctl/json.c $(TOP)/tools/sldctl/scan_cmd.c \
-	$(TOP)/tools/sldctl/cli.c $(TOP)/tools/sldctl/util.c $(X86SCAN_SRC) \
+	$(TOP)/tools/sldctl/cli.c $(TOP)/tools/sldctl/util.c $(TOP)/src/schema/escape.c $(X86SCAN_SRC) \
 	$(MODLIB_SRC)
 
 FUZZ_TARGETS += $(KOFILE_FUZZ_BIN)

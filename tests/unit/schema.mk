@@ -15,10 +15,12 @@ $(B)/test_knobs_table: test_knobs_table.c $(SCHEMA_TEST_SRC) $(SCHEMA_SRC) $(SCH
 
 # The list grammar (names.c), the table of known hypervisors
 # (hypervisors.c), task-name patterns (glob.c) and the checker of path and
-# cgroup entries (entries.c), walked case by case.
-UNIT_TESTS += $(B)/test_names $(B)/test_hypervisors $(B)/test_glob $(B)/test_entries
+# cgroup entries (entries.c), how names from users are shown (escape.c),
+# walked case by case.
+UNIT_TESTS += $(B)/test_names $(B)/test_hypervisors $(B)/test_glob $(B)/test_entries \
+	$(B)/test_escape
 
-$(B)/test_names $(B)/test_hypervisors $(B)/test_glob $(B)/test_entries: $(B)/test_%: test_%.c $(SCHEMA_SRC) $(SCHEMA_HDR) src_dirs.h \
+$(B)/test_names $(B)/test_hypervisors $(B)/test_glob $(B)/test_entries $(B)/test_escape: $(B)/test_%: test_%.c $(SCHEMA_SRC) $(SCHEMA_HDR) src_dirs.h \
 		$(wildcard $(TOP)/src/*.c $(TOP)/src/*/*.c $(TOP)/tools/sldctl/*.c)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DSRC_DIR='"$(TOP)/src"' -DTOOLS_DIR='"$(TOP)/tools/sldctl"' -o $@ $< \

@@ -5,6 +5,10 @@
 # /proc (a libvirt vCPU thread, a plain qemu, a VirtualBox EMT, a Wine
 # game, a recycled pid), the journalctl fallback when the ring wrapped,
 # --since TIME, doctor's findings, and bad input (exit 2, stdout empty).
+# A path rule only for an executable root alone decides (another uid's
+# file, a directory a user may write: advice instead), and every name a
+# user chose (a path with a newline, ESC and quotes) escaped in the text,
+# a shell word in the fix, exact in --json. Needs root (chown).
 # Run through the wrapper offenders.mk generates (SLDCTL, FIXTURES).
 set -u
 
@@ -31,6 +35,13 @@ task 187133 EMT-3 187100 1 /usr/lib/virtualbox/VirtualBoxVM /user.slice/v.scope
 task 187100 VirtualBoxVM 187100 1 /usr/lib/virtualbox/VirtualBoxVM /user.slice/v.scope
 task 4242 game.exe 4242 1 /usr/lib/wine/wine64-preloader /user.slice/g.scope
 task 77 bash 77 1 /usr/bin/bash /user.slice/b.scope		# pid 77 recycled
+
+# The executables, root's in directories only root may write.
+mkdir -p "$R/usr/bin" "$R/usr/lib/virtualbox"
+: > "$R/usr/bin/qemu-system-x86_64"
+: > "$R/usr/lib/virtualbox/VirtualBoxVM"
+chmod 755 "$R" "$R/usr" "$R/usr/bin" "$R/usr/lib" "$R/usr/lib/virtualbox" \
+	"$R/usr/bin/qemu-system-x86_64" "$R/usr/lib/virtualbox/VirtualBoxVM"
 
 export SLDCTL_ROOT="$R" SLDCTL_JOURNALCTL=/nonexistent/journalctl
 
@@ -65,6 +76,121 @@ capture "$SLDCTL" offenders
 expect_grep "$T/out" "fix: sldctl exempt add --comm 'CPU */KVM' --persist" "gone KVM vCPU thread: the CPU */KVM pattern"
 expect_grep "$T/out" "fix: sldctl exempt add --comm 'EMT-*' --persist" "gone EMT thread: the EMT-* pattern"
 expect_grep "$T/out" "fix: sldctl exempt add --comm 'a\\*b' --persist" "a name with a star: escaped, not a pattern"
+cp "$T/kmsg.saved" "$R/dev/kmsg"
+
+# ---- whose executable: a path rule only for one root alone decides ----------
+if [ "$(id -u)" != 0 ]; then
+	nok "the ownership cases need root (chown to another uid)"
+fi
+vcpu() {	# PID EXE: "CPU 3/KVM" thread PID of a qemu process PID+1 running EXE
+	task "$1" 'CPU 3/KVM' $(($1 + 1)) 1 "$2" /user.slice/m.scope
+	task $(($1 + 1)) qemu-system-x86 $(($1 + 1)) 1 "$2" /user.slice/m.scope
+	printf '4,%s,%s000,-;x86/split lock detection: #AC: CPU 3/KVM/%s took a split_lock trap at address: 0x1\n' \
+		"$1" "$1" "$1" >> "$R/dev/kmsg"
+}
+mkdir -p "$R/home/mallory" "$R/srv/vm" "$R/opt/grp"
+chmod 755 "$R/home" "$R/home/mallory" "$R/srv" "$R/opt"
+: > "$R/home/mallory/qemu-system-x86_64"	# the user's own file
+chown 1000:1000 "$R/home/mallory/qemu-system-x86_64"
+chmod 777 "$R/srv/vm"				# root's file, a directory anyone may write
+: > "$R/srv/vm/qemu-system-x86_64"
+chmod 775 "$R/opt/grp"				# a directory a group may write
+chgrp 100 "$R/opt/grp"
+: > "$R/opt/grp/qemu-system-x86_64"
+: > "$R/dev/kmsg"
+vcpu 5100 /home/mallory/qemu-system-x86_64
+vcpu 5200 /srv/vm/qemu-system-x86_64
+vcpu 5300 /opt/grp/qemu-system-x86_64
+vcpu 5400 /usr/bin/qemu-system-x86_64
+capture "$SLDCTL" offenders
+expect_rc 1 "ownership: offenders found"
+expect_no_grep "$T/out" "--path /home/mallory" "another uid's executable: no path rule offered"
+expect_no_grep "$T/out" "--path /srv/vm" "root's file in a directory every user may write: no path rule"
+expect_no_grep "$T/out" "--path /opt/grp" "root's file in a group-writable directory: no path rule"
+expect_grep "$T/out" "note: no exempt_path rule offered: uid 1000" "another uid: the advice says whose it is"
+expect_grep "$T/out" "owns /home/mallory/qemu-system-x86_64, and a rule for it would relieve whatever that user puts there; let that user relieve their own programs instead (run_allow in /etc/sld-compat, then \`sldctl run\`), or exempt a cgroup only root controls" \
+	"another uid: the trade-off, run_allow and a cgroup rule"
+expect_grep "$T/out" "note: no exempt_path rule offered: every user may write /srv/vm," "open directory: says every user may write it"
+expect_grep "$T/out" "note: no exempt_path rule offered: group 100" "group directory: names the group"
+expect_grep "$T/out" "fix: sldctl exempt add --path /usr/bin/qemu-system-x86_64 --persist" "root's file in root's directories: the path rule"
+is "$(grep -c '^    fix: ' "$T/out")" 1 "only that one gets a command (no forgeable --comm instead)"
+capture "$SLDCTL" doctor
+expect_no_grep "$T/out" "fix: sldctl exempt add --path /home/mallory" "doctor: no path rule for another uid's file"
+expect_grep "$T/out" "(kvm-vcpu) took 1 split-lock and 0 bus-lock trap(s) logged since boot (/dev/kmsg); no exempt_path rule offered: uid 1000" \
+	"doctor: the advice in the finding"
+
+# exempt add --path: the same test, refused unless --force, which warns.
+mkdir -p "$R/sys/module/sld_compat/parameters" "$R/etc/sld-compat"
+printf -- '-\n' > "$R/sys/module/sld_compat/parameters/exempt_path"
+for p in /home/mallory/qemu-system-x86_64 /srv/vm/qemu-system-x86_64 /opt/grp/qemu-system-x86_64; do
+	capture "$SLDCTL" exempt add --path "$p"
+	expect_rc 2 "exempt add --path $p: refused"
+	expect_grep "$T/err" "refused --path $p: " "exempt add --path $p: says why"
+	is "$(cat "$R/sys/module/sld_compat/parameters/exempt_path")" - "exempt add --path $p: nothing written"
+done
+expect_grep "$T/err" "group 100" "exempt add: names the group that may write"
+capture "$SLDCTL" exempt add --path /home/mallory/qemu-system-x86_64
+expect_grep "$T/err" "uid 1000" "exempt add: names the uid that owns it"
+expect_grep "$T/err" "give --force to add it anyway, or relieve that user's runs (run_allow, sldctl run) or a cgroup only root controls (--cgroup)" \
+	"exempt add: the alternatives"
+capture "$SLDCTL" exempt add --force --path /home/mallory/qemu-system-x86_64
+expect_rc 0 "exempt add --force: added"
+expect_grep "$T/err" "warning: uid 1000" "exempt add --force: warns who could then satisfy it"
+expect_grep "$T/err" "with --force the rule relieves whatever that user or group puts at /home/mallory/qemu-system-x86_64" \
+	"exempt add --force: and what they get"
+is "$(cat "$R/sys/module/sld_compat/parameters/exempt_path")" /home/mallory/qemu-system-x86_64 "exempt add --force: written"
+printf -- '-\n' > "$R/sys/module/sld_compat/parameters/exempt_path"
+capture "$SLDCTL" exempt add --path /usr/bin/qemu-system-x86_64
+expect_rc 0 "exempt add --path of root's file: added without --force"
+expect_no_grep "$T/err" "warning" "exempt add --path of root's file: no warning"
+capture "$SLDCTL" exempt remove --force --path /usr/bin/qemu-system-x86_64
+expect_rc 2 "exempt remove --force: a usage error"
+expect_grep "$T/err" "--force is for exempt add --path" "exempt remove --force: says so"
+is "$(cat "$R/sys/module/sld_compat/parameters/exempt_path")" /usr/bin/qemu-system-x86_64 "exempt remove --force: nothing removed"
+rm -rf "${R:?}/sys" "${R:?}/etc"
+
+# ---- names a user chose: a newline, ESC and quotes --------------------------
+# A directory name that would forge doctor's verdict line and colour the
+# terminal, root's (so the path rule is offered), and a cgroup whose name
+# would set the terminal's title (/proc/PID/cgroup ends a name at a
+# newline itself).
+esc=$(printf '\033')
+odd=$(printf '/opt/a\n[info] healthy: nothing to do\033[31m%s"q' "'")
+mkdir -p "$R$odd"
+: > "$R$odd/qemu-system-x86_64"
+chmod 755 "$R$odd"
+oddcg=$(printf '/user.slice/x\033]0;t\007"%s.scope' "'")
+: > "$R/dev/kmsg"
+task 5500 'CPU 4/KVM' 5501 1 "$odd/qemu-system-x86_64" "$oddcg"
+task 5501 qemu-system-x86 5501 1 "$odd/qemu-system-x86_64" "$oddcg"
+printf '4,1,1000,-;x86/split lock detection: #AC: CPU 4/KVM/5500 took a split_lock trap at address: 0x1\n' >> "$R/dev/kmsg"
+for cmd in offenders doctor; do
+	capture "$SLDCTL" $cmd
+	if grep -q "$esc" "$T/out"; then nok "$cmd: no ESC reaches the terminal"; else ok "$cmd: no ESC reaches the terminal"; fi
+	is "$(grep -c '^\[info\] healthy' "$T/out")" 0 "$cmd: the directory name forges no line"
+done
+capture "$SLDCTL" offenders
+expect_grep "$T/out" "exe /opt/a\\x0a[info] healthy: nothing to do\\x1b[31m'\"q/qemu-system-x86_64; cgroup /user.slice/x\\x1b]0;t\\x07\"'.scope" \
+	"offenders: exe and cgroup escaped as \\xNN, quotes as they are"
+expect_grep "$T/out" "fix: sldctl exempt add --path \$'/opt/a\\x0a[info] healthy: nothing to do\\x1b[31m\\x27\\x22q/qemu-system-x86_64' --persist" \
+	"offenders: the fix one \$'...' shell word, quotes escaped too"
+fix=$(sed -n "s/^    fix: sldctl exempt add --path \\(.*\\) --persist\$/\\1/p" "$T/out")
+if command -v bash > /dev/null; then
+	is "$(bash -c "printf '%s' $fix")" "$odd/qemu-system-x86_64" "offenders: bash reads the fix's word back as the path"
+fi
+capture "$SLDCTL" offenders --json
+ODD=$odd ODDCG=$oddcg json_check "offenders --json: the names exact" "
+import os
+o = doc['offenders'][0]
+assert o['exe'] == os.environ['ODD'] + '/qemu-system-x86_64', o['exe']
+assert o['cgroup'] == os.environ['ODDCG'], o['cgroup']
+"
+capture "$SLDCTL" doctor --json
+json_check "doctor --json: one offender finding, its fix a shell word" "
+f = [x for x in doc['findings'] if x['id'] == 'split-lock-offender']
+assert len(f) == 1 and f[0]['fix'].startswith(\"sldctl exempt add --path \$'/opt/a\\\\x0a\"), f
+assert not any('\\n' in x['message'] or '\\x1b' in x['message'] for x in doc['findings'])
+"
 cp "$T/kmsg.saved" "$R/dev/kmsg"
 
 capture "$SLDCTL" offenders --json

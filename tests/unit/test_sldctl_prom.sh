@@ -107,6 +107,29 @@ is "$(grep -c '^  1[23] ' "$T/out")" 2 "text: one line per task"
 capture "$SLDCTL" status --format prometheus
 expect_grep "$T/out" 'sld_compat_protected_tasks_by_class{class="exempt-comm",hypervisor="-"} 2' "prometheus: both tasks by their real class"
 
+# Names a user chose (a newline, ESC, a quote) come escaped from the
+# module (\xNN, a scope name's spaces too): a run is one line, shown as
+# the module escaped it, counted once; --json carries the line as it is.
+printf '1000 g\\x1bx"q scope=sld-run-a\\x0a0\\x20scope=x\\x1b[31m"q.scope since=5 tasks=1 ac=0\n' > "$S/runs"
+capture "$SLDCTL" status
+expect_grep "$T/out" 'sldctl runs (uid, command, scope, since boot+seconds, tasks now, traps relieved): 1000 g\x1bx"q scope=sld-run-a\x0a0\x20scope=x\x1b[31m"q.scope since=5 tasks=1 ac=0' \
+	"text: a run's escaped names shown as the module escaped them"
+capture "$SLDCTL" status --json
+json_check "--json: the run's line as the module wrote it" "
+assert doc['status']['runs'] == '1000 g\\\\x1bx\"q scope=sld-run-a\\\\x0a0\\\\x20scope=x\\\\x1b[31m\"q.scope since=5 tasks=1 ac=0', doc['status']['runs']
+"
+capture "$SLDCTL" status --format prometheus
+expect_grep "$T/out" 'sld_compat_runs 1' "prometheus: that run counted once"
+# Raw bytes in a label value (no module name holds them, a file can).
+printf 'e\033"q state=a via=- entry=- tasks=1 ac_user=0 ac_guest=0\n' > "$S/hypervisors"
+capture "$SLDCTL" status --format prometheus
+promtool_ok "prometheus: promtool accepts a label that held ESC and a quote"
+expect_grep "$T/out" 'sld_compat_hypervisor_tasks{module="e\\x1b\"q",state="a",via="-"} 1' "prometheus: ESC as \\\\x1b, the quote as \\\""
+if grep -q "$(printf '\033')" "$T/out"; then nok "prometheus: no raw ESC"; else ok "prometheus: no raw ESC"; fi
+capture "$SLDCTL" status
+if grep -q "$(printf '\033')" "$T/out"; then nok "text: no raw ESC"; else ok "text: no raw ESC"; fi
+expect_grep "$T/out" 'e\x1b"q' "text: the raw ESC shown as \\x1b"
+
 # A newline in a label value (a module name cannot hold one, a file can).
 printf 'x\ny state=a via=- entry=- tasks=1 ac_user=0 ac_guest=0\nvmmon state=a via=- entry=- tasks=1 ac_user=0 ac_guest=0\nvmmon state=b via=- entry=- tasks=2 ac_user=0 ac_guest=0\n' > "$S/hypervisors"
 printf 'vm"x hypervisor vmx-text vmx=1 svm=0 cr=0 dr=0 first=- guest_calls=1 scan_us=1 atomic_ns=1 flags=loaded\ntruncated\n' > "$R/proc/sld_compat_modules"

@@ -6,9 +6,13 @@
  *
  *   exempt list [--json]
  *   exempt add|remove [--comm NAME]... [--path /ABS]... [--cgroup /CG]...
- *                     [--persist] [--config FILE]
+ *                     [--persist] [--config FILE] [--force]
  *
  * Paths must be absolute without . or .. components (and exist, on add).
+ * add refuses a path that someone besides root decides (path_trust.h:
+ * the file not root's, or it or a directory on its way writable by a
+ * group or every user) unless --force, which warns who could then
+ * satisfy the rule.
  * Exit: 0 done, 1 the module refused the value, 2 bad input, not root,
  * not loaded without --persist, no such knob in this module, or a file
  * could not be written.
@@ -18,6 +22,7 @@
 #include <string.h>
 
 #include "admin.h"
+#include "path_trust.h"
 #include "sldctl.h"
 #include "util.h"
 
@@ -124,17 +129,50 @@ static int exempt_list(int argc, char **argv)
 	"  A user's binary replaced, rewritten, chmod'ed or chown'ed must be added again.\n" \
 	"  Any user allowed to execute the file can obtain the exemption.\n"
 
+/*
+ * Only root decides what each --path runs, or --force and a warning
+ * saying who else could then obtain the exemption.
+ */
+static int check_paths(const struct cli *c, const struct cli_val *v)
+{
+	bool force = cli_flag(c, "force");
+	char who[PATH_MAX + 256];
+	int i, r, rc = SLDCTL_EXIT_OK;
+
+	for (i = 0; i < v->n; i++) {
+		r = path_trust(v->values[i], who, sizeof(who));
+		if (!r)
+			continue;
+		if (force) {
+			fprintf(stderr, "sldctl %s: warning: %s%s: with --force the rule relieves whatever %s puts at %s, and any program run from there\n",
+				c->cmd, r < 0 ? "cannot tell who may change it: " : "",
+				who, r < 0 ? "whoever may" : "that user or group",
+				sldctl_q(v->values[i]));
+			continue;
+		}
+		if (r > 0)
+			fprintf(stderr, "sldctl %s: refused --path %s: %s, who could then get any program they put there relieved; give --force to add it anyway, or relieve that user's runs (run_allow, sldctl run) or a cgroup only root controls (--cgroup)\n",
+				c->cmd, sldctl_q(v->values[i]), who);
+		else
+			fprintf(stderr, "sldctl %s: refused --path %s: cannot tell who may change it (%s); --force adds it anyway\n",
+				c->cmd, sldctl_q(v->values[i]), who);
+		rc = SLDCTL_EXIT_ERROR;
+	}
+	return rc;
+}
+
 static int exempt_edit(int argc, char **argv, bool add)
 {
 	static const struct cli_opt opts[] = {
 		{ "comm", 0, true, true },
 		{ "path", 0, true, true },
 		{ "cgroup", 0, true, true },
+		{ "force", 0, false, false },
 		ADMIN_WRITE_OPTS,
 		{ NULL, 0, false, false },
 	};
 	struct cli c = { .opts = opts, .min_args = 0, .max_args = 0,
-			 .usage = "[--comm NAME]... [--path /ABS/PATH]... [--cgroup /CGROUP]... [--persist] [--config FILE] [--json]" };
+			 .usage = "[--comm NAME]... [--path /ABS/PATH]... [--cgroup /CGROUP]... [--force] [--persist] [--config FILE] [--json]" };
 	struct list_change ch[NKINDS];
 	const struct cli_val *v;
 	struct admin a;
@@ -150,6 +188,8 @@ static int exempt_edit(int argc, char **argv, bool add)
 	if (!any)
 		return cli_error(&c, "nothing to %s: give --comm, --path or --cgroup",
 				 add ? "add" : "remove"), SLDCTL_EXIT_ERROR;
+	if (!add && cli_flag(&c, "force"))
+		return cli_error(&c, "--force is for exempt add --path"), SLDCTL_EXIT_ERROR;
 	rc = admin_begin(&a, &c, true);
 	if (rc)
 		return rc;
@@ -159,6 +199,8 @@ static int exempt_edit(int argc, char **argv, bool add)
 			rc = admin_check_names(&a, knob_find(by_opt[i].knob),
 					       (char **)v->values, v->n, add);
 	}
+	if (!rc && add)
+		rc = check_paths(&c, cli_get(&c, "path"));
 	for (i = 0; i < NKINDS && !rc; i++) {
 		v = cli_get(&c, by_opt[i].opt);
 		if (v->n)

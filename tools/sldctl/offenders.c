@@ -19,7 +19,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "offenders.h"
+#include "path_trust.h"
 #include "util.h"
 
 #define LOG_MAX		(32u << 20)	/* bytes of log read at most */
@@ -348,21 +350,18 @@ static enum off_class classify(const struct offender *f)
 	return OFF_OTHER;
 }
 
-/* s as one shell word. */
-static void shell_word(char *out, size_t n, const char *s)
+#define SHELL_BARE \
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:+=@%-"
+
+/* '...' around s, each ' as '\''; false if it does not fit. */
+static bool single_quoted(char *out, size_t n, const char *s)
 {
 	size_t o = 0;
 
-	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:+=@%-") == strlen(s)) {
-		snprintf(out, n, "%s", s);
-		return;
-	}
-	if (n < 3) {
-		*out = '\0';
-		return;
-	}
 	out[o++] = '\'';
-	for (; *s && o + 6 < n; s++) {
+	for (; *s; s++) {
+		if (o + 6 >= n)
+			return false;
 		if (*s == '\'') {
 			memcpy(out + o, "'\\''", 4);
 			o += 4;
@@ -372,14 +371,74 @@ static void shell_word(char *out, size_t n, const char *s)
 	}
 	out[o++] = '\'';
 	out[o] = '\0';
+	return true;
 }
 
+/*
+ * s as one shell word, in printable ASCII only: bare, '...', or, when s
+ * holds a byte a terminal must not get (a newline, ESC, any byte outside
+ * printable ASCII), $'...' (bash, zsh, ksh; not dash) with those bytes,
+ * the backslash and quotes as \xNN: the escape the module and every name
+ * sldctl shows use (src/schema/escape.h). False if it does not fit.
+ */
+static bool shell_word(char *out, size_t n, const char *s)
+{
+	size_t i, took;
+
+	if (n < 8)
+		return false;
+	if (*s && strspn(s, SHELL_BARE) == strlen(s))
+		return (size_t)snprintf(out, n, "%s", s) < n;
+	for (i = 0; s[i] >= 0x20 && s[i] < 0x7f; i++)
+		;
+	if (!s[i])
+		return single_quoted(out, n, s);
+	memcpy(out, "$'", 2);
+	took = sld_esc(out + 2, n - 3, s, strlen(s), SLD_ESC_QUOTES);
+	strcat(out, "'");
+	return !s[took];
+}
+
+/* The command for one rule; none, and a note, if it does not fit. */
 static void fix_with(struct offender *f, const char *opt, const char *val)
 {
-	char w[PATH_MAX + 32];
+	char w[SLD_ESC_SIZE(PATH_MAX) + 4];
 
-	shell_word(w, sizeof(w), val);
-	snprintf(f->fix, sizeof(f->fix), "sldctl exempt add --%s %s --persist", opt, w);
+	if (shell_word(w, sizeof(w), val) &&
+	    (size_t)snprintf(f->fix, sizeof(f->fix), "sldctl exempt add --%s %s --persist",
+			     opt, w) < sizeof(f->fix))
+		return;
+	f->fix[0] = '\0';
+	f->note = "its name is too long for a command here: see sldctl(8), exempt";
+}
+
+/*
+ * A path rule only for a file only root decides (path_trust.h): one the
+ * user owns, or may replace, would relieve whatever that user puts there.
+ * Then no command: the two rules that bound what the user obtains need
+ * the admin's choice (who may, where the VM runs).
+ */
+static void fix_by_path(struct offender *f)
+{
+	char who[sizeof(f->advice) - 400];
+	int r = path_trust(f->exe, who, sizeof(who));
+
+	if (!r) {
+		fix_with(f, "path", f->exe);
+		return;
+	}
+	if (r < 0)
+		snprintf(f->advice, sizeof(f->advice),
+			 "no exempt_path rule offered: its executable could not be checked (%s)",
+			 who);
+	else
+		snprintf(f->advice, sizeof(f->advice),
+			 "no exempt_path rule offered: %s, and a rule for it would relieve whatever "
+			 "that user puts there; let that user relieve their own programs instead "
+			 "(run_allow in /etc/sld-compat, then `sldctl run`), or exempt a cgroup "
+			 "only root controls that the VM runs in (exempt_cgroup); see sldctl(8), exempt",
+			 who);
+	f->note = f->advice;
 }
 
 #define CAVEAT_COMM \
@@ -462,7 +521,7 @@ static void pick_fix(struct offender *f, int tgid)
 		f->note = "every libvirt VM runs in a scope below /machine.slice; the scope's name changes with each VM run, the slice does not";
 	} else if ((f->cls == OFF_KVM_VCPU || f->cls == OFF_VBOX_EMT) &&
 		   own_vmm_exe(f, tgid)) {
-		fix_with(f, "path", f->exe);
+		fix_by_path(f);
 	} else {
 		fix_by_comm(f);
 	}

@@ -27,6 +27,7 @@ struct offender {
 	char fix[PATH_MAX + 96];	/* the command to run, "" if none */
 	const char *caveat;	/* NULL: the rule is not forgeable */
 	const char *note;	/* NULL or a remark on the rule */
+	char advice[PATH_MAX + 512];	/* a note made for this one */
 };
 
 struct offenders {

@@ -41,23 +41,43 @@ static void print_counts(const struct off_task *t)
 		}
 }
 
+/* "label s" with s escaped (a path or name a user chose), "?" if empty. */
+static void put_name(const char *label, const char *s)
+{
+	fputs(label, stdout);
+	if (*s)
+		sldctl_put_esc(stdout, s, strlen(s));
+	else
+		putchar('?');
+}
+
+/*
+ * Every name here is a user's (comm, exe, cgroup, the VMM's name, the
+ * rule sld_compat logged) and escaped (sldctl_q(), sldctl_put_esc()); the
+ * fix is one shell word in printable ASCII (offenders.c, shell_word()),
+ * the note escapes the names it quotes.
+ */
 static void print_one(const struct offender *f)
 {
 	const struct off_task *t = f->t;
 
 	printf("%s/%d: ", sldctl_q(t->comm), t->pid);
 	print_counts(t);
-	printf(" (first %s, last %s)\n", t->first, t->last);
+	printf(" (first %s, last %s)\n", sldctl_q(t->first), sldctl_q(t->last));
 	printf("    class: %s", off_class_name(f->cls));
 	if (t->why[0])
-		printf("; sld_compat rule %s", t->why);
-	if (!f->alive)
+		printf("; sld_compat rule %s", sldctl_q(t->why));
+	if (!f->alive) {
 		printf("; no longer running\n");
-	else
-		printf("; exe %s; cgroup %s\n", *f->exe ? f->exe : "?",
-		       *f->cgroup ? f->cgroup : "?");
-	if (f->vmm_pid > 0)
-		printf("    vmm: %s/%d\n", f->vmm, f->vmm_pid);
+	} else {
+		put_name("; exe ", f->exe);
+		put_name("; cgroup ", f->cgroup);
+		putchar('\n');
+	}
+	if (f->vmm_pid > 0) {
+		put_name("    vmm: ", f->vmm);
+		printf("/%d\n", f->vmm_pid);
+	}
 	if (*f->fix)
 		printf("    fix: %s\n", f->fix);
 	if (f->caveat)

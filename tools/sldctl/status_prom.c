@@ -7,8 +7,9 @@
  * Counters (monotonic in the module) end in _total; values that can go
  * down (tasks now, the log's offenders, which the ring forgets) are
  * gauges. Label values are escaped as the format says: backslash, double
- * quote and newline. Lines of a status file that do not parse are skipped:
- * a scrape must never fail because the module grew a new field.
+ * quote and newline; any other byte outside printable ASCII as \\xNN
+ * (put_label()). Lines of a status file that do not parse are skipped: a
+ * scrape must never fail because the module grew a new field.
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "offenders.h"
 #include "status_prom.h"
 
@@ -28,19 +30,30 @@ static void head(const char *name, const char *type, const char *help)
 	       type);
 }
 
+/*
+ * A label value: backslash, double quote and newline as the format says;
+ * any other byte outside printable ASCII (ESC: a scrape read in a
+ * terminal; bytes that are no UTF-8) as the text \xNN, the escape of
+ * every name sldctl shows (src/schema/escape.h), its backslash doubled as
+ * the format wants.
+ */
 static void put_label(const char *s, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < len; i++) {
-		if (s[i] == '\\')
+		unsigned char c = s[i];
+
+		if (c == '\\')
 			fputs("\\\\", stdout);
-		else if (s[i] == '"')
+		else if (c == '"')
 			fputs("\\\"", stdout);
-		else if (s[i] == '\n')
+		else if (c == '\n')
 			fputs("\\n", stdout);
+		else if (sld_esc_needed(c, 0))
+			printf("\\\\x%02x", c);
 		else
-			putchar(s[i]);
+			putchar(c);
 	}
 }
 

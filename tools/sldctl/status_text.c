@@ -30,6 +30,7 @@
 #include "knobs_table.h"
 #include "status_prom.h"
 #include "status_text.h"
+#include "util.h"
 
 /* Status files shown in their own place below (or on purpose not at all). */
 static const char *const known_files[] = {
@@ -126,16 +127,7 @@ static bool in_list(const char *const *list, size_t n, const char *s,
 /* s[0..len), bytes outside printable ASCII (and \) as \xNN. */
 static void put_esc(const char *s, size_t len)
 {
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char ch = s[i];
-
-		if (ch == '\t' || (ch >= 0x20 && ch < 0x7f && ch != '\\'))
-			putchar(ch);
-		else
-			printf("\\x%02x", ch);
-	}
+	sldctl_put_esc(stdout, s, len);
 }
 
 static void puts_esc(const char *s)
@@ -338,13 +330,24 @@ static void put_pending(const char *pending)
 /*
  * Each `sldctl run` with relieved tasks (the module's runs file: "UID
  * COMM scope=NAME since=SECONDS tasks=N ac=N"): said only when there is
- * one.
+ * one. COMM and NAME come escaped (\xNN) from the module: shown as they
+ * are (put_escaped()), as the tasks are.
  */
 static void put_runs(const char *runs)
 {
-	if (runs && strcmp(runs, "none"))
-		put_titled("sldctl runs (uid, command, scope, since boot+seconds, tasks now, traps relieved)",
-			   runs);
+	bool multi = runs && strchr(runs, '\n');
+	const char *l;
+	size_t n;
+
+	if (!runs || !strcmp(runs, "none"))
+		return;
+	printf("sldctl runs (uid, command, scope, since boot+seconds, tasks now, traps relieved):%s",
+	       multi ? "\n" : " ");
+	while (next_line(&runs, &l, &n)) {
+		printf("%s", multi ? "  " : "");
+		put_escaped(l, n);
+		putchar('\n');
+	}
 }
 
 /* Protected tasks now, and by which rule (the tasks file's why=). */

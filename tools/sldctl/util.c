@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "util.h"
 
 const char *sldctl_root(void)
@@ -162,21 +163,31 @@ int sldctl_write_value(const char *path, const char *value)
 
 const char *sldctl_q(const char *s)
 {
-	static char bufs[4][64 * 4 + 8];
+	static char bufs[4][SLD_ESC_SIZE(64) + 4];
 	static unsigned int k;
-	char *b = bufs[k++ % 4], *o = b;
-	size_t i;
+	char *b = bufs[k++ % 4];
+	size_t took = sld_esc(b, SLD_ESC_SIZE(64), s, 64, 0);
 
-	for (i = 0; s[i] && i < 64; i++) {
-		unsigned char ch = s[i];
-
-		if (ch < 0x20 || ch >= 0x7f || ch == '\\')
-			o += sprintf(o, "\\x%02x", ch);
-		else
-			*o++ = ch;
-	}
-	strcpy(o, s[i] ? "..." : "");
+	if (s[took])
+		strcat(b, "...");
 	return b;
+}
+
+void sldctl_put_esc(FILE *f, const char *s, size_t len)
+{
+	char b[SLD_ESC_SIZE(64)];
+	size_t took;
+
+	while (len) {
+		took = sld_esc(b, sizeof(b), s, len < 64 ? len : 64, 0);
+		fputs(b, f);
+		if (!took) {	/* a NUL inside s[0..len) */
+			fputs("\\x00", f);
+			took = 1;
+		}
+		s += took;
+		len -= took;
+	}
 }
 
 int sldctl_read_value(const char *path, char **value)

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* "" or the value of SLDCTL_ROOT (without trailing slashes). */
 const char *sldctl_root(void);
@@ -42,11 +43,14 @@ int sldctl_write_value(const char *path, const char *value);
 size_t sldctl_utf8_len(const unsigned char *s, size_t n);
 
 /*
- * Show a user-given string in a message: bytes outside printable ASCII as
- * \xNN, cut after 64 bytes ("..."). Four rotating static buffers, so up to
- * four calls may appear in one printf.
+ * Show a user-given string in a message: bytes outside printable ASCII,
+ * and backslash, as \xNN (src/schema/escape.h, as the module shows
+ * names), cut after 64 bytes ("..."). Four rotating static buffers, so up
+ * to four calls may appear in one printf.
  */
 const char *sldctl_q(const char *s);
+/* s[0..len) escaped as sldctl_q() does, uncut, to f. */
+void sldctl_put_esc(FILE *f, const char *s, size_t len);
 
 /* Read a small sysfs/proc value: whole file, one trailing newline dropped. */
 int sldctl_read_value(const char *path, char **value);

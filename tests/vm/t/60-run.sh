@@ -1,9 +1,10 @@
 # Relief for `sldctl run` scopes (run.c, issue #30): who the run_allow knob
 # lets in and where the scope must be; a run's process, its forked child
 # and a thread it starts later relieved from their start; nothing left
-# once they exit. The busybox VM has no systemd: the tests make the
-# cgroups systemd would make (user@UID.service is the user's, delegated)
-# and put the tree there as root, which is what the user manager does.
+# once they exit; names users chose escaped in runs and dmesg. The
+# busybox VM has no systemd: the tests make the cgroups systemd would
+# make (user@UID.service is the user's, delegated) and put the tree there
+# as root, which is what the user manager does.
 # shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
@@ -117,6 +118,44 @@ out=$(in_cg "$CG/system.slice/sld-run-root.scope" sldrun tree 10 200)
 check relieved "root in the system manager's run scope: relieved" "$out"
 out=$(in_cg "$(app 1000)/sld-run-t1.scope" sldrun tree 10 200)
 check penalised "root in uid 1000's scope: penalised (not its user@ path)" "$out"
+
+# ---- names a user chose: one line in runs, every odd byte as \xNN ------------
+# A scope (any user names their own) whose ESC, quote and spaces would
+# colour a terminal and forge the line's fields, and a program name with
+# a newline that would forge a line: runs and dmesg show them escaped
+# (src/schema/escape.h). The kernel refuses a newline in a cgroup name.
+esc=$(printf '\033')
+odd_scope="$CG/system.slice/sld-run-x${esc}[31m\"q since=1 tasks=99 ac=7.scope"
+odd_prog=$(printf '/tmp/r\nx\033"q')
+is "$(mkdir "$CG/system.slice/$(printf 'sld-run-n\nl.scope')" 2> /dev/null && echo made || echo refused)" refused \
+	"the kernel refuses a newline in a cgroup name"
+mkdir "$odd_scope"
+cp /tests/bin/sldrun "$odd_prog"
+byr=$(ac tasks_protected_run) pass=$(ac ac_user_passed)
+mark_dmesg
+in_cg "$odd_scope" "$odd_prog" tree 10 1500 > /tmp/run.out &
+runpid=$!
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
+wait_for 50 'grep -q "^0 r" $S/runs'
+runs=$(cat $S/runs)
+like "$runs" '^0 r\\x0ax\\x1b"q scope=sld-run-x\\x1b\[31m"q\\x20since=1\\x20tasks=99\\x20ac=7\.scope since=[0-9]+ tasks=[123] ac=0$' \
+	"runs: the program's newline and ESC, the scope's ESC and spaces as \\xNN, quotes as they are"
+is "$(echo "$runs" | wc -l) $(echo "$runs" | grep -c "$esc")" "1 0" "runs: one line, no raw ESC"
+is "$(sldctl status 2>&1 | grep -c "$esc")" 0 "sldctl status: no raw ESC"
+like "$(sldctl status 2>&1)" 'sldctl runs \(uid, command, scope, .*\): 0 r\\x0ax\\x1b"q scope=sld-run-x\\x1b\[31m"q\\x20since=1' \
+	"sldctl status: the run shown as the module escaped it"
+like "$(sldctl status --json 2>&1)" '"runs": "0 r\\\\x0ax\\\\x1b\\"q scope=sld-run-x\\\\x1b\[31m\\"q\\\\x20since=1' \
+	"sldctl status --json: the same line, a JSON string"
+like "$(sldctl status --format prometheus 2>&1)" '^sld_compat_runs 1$' "prometheus: one run"
+wait $runpid
+# The counters, not the times: the sldctl calls above ran beside it.
+is "$(ac tasks_protected_run) $(ac ac_user_passed)" "$((byr + 3)) $pass" \
+	"the oddly named program in the oddly named scope: its three tasks relieved, no lock penalised"
+like "$(new_dmesg)" 'protecting r\\x0ax\\x1b"q\[[0-9]+\]: sldctl run sld-run-x\\x1b\[31m"q since=1 tasks=99 ac=7\.scope$' \
+	"dmesg: the program and the scope escaped"
+is "$(new_dmesg | grep -c "$esc")" 0 "dmesg: no raw ESC"
+rmdir "$odd_scope"
+rm -f "$odd_prog"
 
 # ---- sldctl run here: the module's list decides who; no systemd, no scope ------
 mkdir -p /tmp/runu
