@@ -39,14 +39,19 @@
  * process, or PR_SET_MM_MAP with the file as exe_fd in their own user
  * namespace run their code with that executable (README, trust model).
  *
- * exempt_cgroup: a rule is a path, compared with the names of the task's
- * cgroup and its ancestors when a task is decided (cgroup v2 directories
- * cannot be renamed, so the names are stable under RCU). Nothing is
- * resolved or held when the knob is written: a rule for a cgroup that
- * does not exist yet (/machine.slice at boot, before the first VM) is
- * accepted and waits for it; the `exempt_pending` status file lists such
- * rules. A cgroup created later below a rule's (a VM's scope) matches.
- * Memory is the knob's list, fixed in size.
+ * exempt_cgroup: a rule is a path whose names are patterns (the
+ * grammar of exempt_comm, schema/glob.c), compared with the names of the
+ * task's cgroup and its ancestors when a task is decided (cgroup v2
+ * directories cannot be renamed, so the names are stable under RCU).
+ * Patterns because what an admin means is often not one directory:
+ * libvirt starts each VM in its own scope below machine.slice, beside
+ * podman's and systemd-nspawn's containers, so "libvirt's guests" is
+ * /machine.slice/machine-qemu\x2d*.scope, not /machine.slice. Nothing
+ * is resolved or held when the knob is written: a rule no cgroup matches
+ * yet (no VM runs at boot) is accepted and waits; the `exempt_pending`
+ * status file lists such rules. A cgroup created later that the rule
+ * names, or below one (the VM's vCPU cgroups), matches. Memory is the
+ * knob's list, fixed in size.
  *
  * A rule is matched against the task as it is when asked: at a split lock
  * and, when the task execs, for the new program. So a child inherits an
@@ -261,32 +266,30 @@ static const char *path_match(const struct task_struct *t)
 }
 
 /*
- * cg is the cgroup at path (absolute, normalised, not "/") or below it:
- * the ancestor at the path's depth has the path's last name, its parent
- * the name before, up to the root.
+ * cg is a cgroup the rule names (absolute, normalised, not "/"; each of
+ * its names a pattern, glob.c) or below one: cg's ancestor at level n has
+ * a name the rule's n-th pattern matches, for each of them. From the
+ * root down, so that a cgroup outside the rule's first name (a user's,
+ * whose names the user picks) costs one comparison. Names are at most
+ * 255 bytes, so a pattern costs at most 255 times its length.
  */
-static bool cgroup_below(struct cgroup *cg, const char *path)
+static bool cgroup_below(struct cgroup *cg, const char *rule)
 {
-	const char *end = path + strlen(path), *slash;
-	int depth = 0;
+	const char *c = rule;
+	int level = 0;
 	size_t len;
 
-	for (slash = path; *slash; slash++)
-		depth += *slash == '/';
-	if (cg->level < depth)
+	if (cg->level < (int)sld_cgroup_depth(rule))
 		return false;
-	while (cg->level > depth)
-		cg = cgroup_parent(cg);
-	for (; cg && cg->level > 0; cg = cgroup_parent(cg)) {
-		for (slash = end - 1; *slash != '/'; slash--)
-			;
-		len = end - slash - 1;
-		if (strncmp(sld_kernfs_name_rcu(cg->kn), slash + 1, len) ||
-		    sld_kernfs_name_rcu(cg->kn)[len])
+	while ((c = sld_cgroup_next(c, &len))) {
+		const char *name;
+
+		name = sld_kernfs_name_rcu(cgroup_ancestor(cg, ++level)->kn);
+		if (!sld_glob_match_n(c, len, name))
 			return false;
-		end = slash;
+		c += len;
 	}
-	return cg && end == path;
+	return true;
 }
 
 static const char *cgroup_match(struct task_struct *t)
@@ -711,28 +714,55 @@ static struct sld_knob knob_cgroup = {
 SLD_KNOB(exempt_cgroup, knob_cgroup);
 
 /*
- * The status file exempt_pending: the exempt_cgroup rules whose cgroup
- * does not exist now, one per line ("-" for none). They match as soon as
- * it is created. Sleepable (a path lookup).
+ * Bit i set for each rule of l some live cgroup matches at the rule's
+ * own level (the one it names, not one below it). A walk of every cgroup
+ * under RCU, once for all rules: a rule's names are patterns, so no
+ * path lookup can answer. A removed cgroup stays visible to the walk
+ * until freed; rmdir clears CSS_ONLINE of its self css (the kernel's
+ * private cgroup_is_dead(); css_is_dying() is not set for it on 7.x).
+ */
+static unsigned long cgroups_named(const struct sld_names *l)
+{
+	struct cgroup_subsys_state *pos;
+	struct cgroup *root, *cg;
+	unsigned long found = 0;
+	unsigned int i;
+
+	BUILD_BUG_ON(CGROUP_MAX > BITS_PER_LONG);
+	rcu_read_lock();
+	root = cgroup_ancestor(task_dfl_cgroup(current), 0);
+	css_for_each_descendant_pre(pos, &root->self) {
+		cg = pos->cgroup;
+		if (!(pos->flags & CSS_ONLINE) || !cg->level)
+			continue;
+		for (i = 0; i < l->n; i++)
+			if (cg->level == (int)sld_cgroup_depth(l->v[i]) &&
+			    cgroup_below(cg, l->v[i]))
+				found |= BIT(i);
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * The status file exempt_pending: the exempt_cgroup rules no cgroup
+ * matches now, one per line ("-" for none). They match as soon as one is
+ * created.
  */
 int sld_exempt_pending_show(char *buf, size_t size)
 {
 	const struct sld_names *l;
-	struct cgroup *cg;
+	unsigned long found;
 	unsigned int i;
 	int n = 0;
 
 	sld_knobs_lock();
 	l = rcu_dereference_protected(cgroups, 1);
-	for (i = 0; l && i < l->n; i++) {
-		cg = cgroup_get_from_path(l->v[i]);
-		if (!IS_ERR(cg)) {
-			cgroup_put(cg);
-			continue;
-		}
-		n += scnprintf(buf + n, size - n, "exempt_cgroup %s\n",
-			       l->v[i]);
-	}
+	found = l ? cgroups_named(l) : 0;
+	for (i = 0; l && i < l->n; i++)
+		if (!(found & BIT(i)))
+			n += scnprintf(buf + n, size - n, "exempt_cgroup %s\n",
+				       l->v[i]);
 	sld_knobs_unlock();
 	return n ? n : scnprintf(buf, size, "-\n");
 }

@@ -184,8 +184,11 @@ static DEFINE_RATELIMIT_STATE(say_rs, DEFAULT_RATELIMIT_INTERVAL,
 			      DEFAULT_RATELIMIT_BURST);
 
 /*
- * Bytes of a rule dmesg shows, escaped: a run's rule is the name of a
- * user's scope (any bytes but '/'), the others root's.
+ * Bytes of a run's rule dmesg shows, escaped: it is the name of a user's
+ * scope (any bytes but '/'). The other rules are root's knob entries,
+ * printable ASCII by their grammar (schema/entries.c), shown as written,
+ * so that the log names a rule as the admin wrote it: the libvirt rule's
+ * '\x2d' stays itself.
  */
 #define RULE_SHOWN	96
 
@@ -193,14 +196,16 @@ static void say_protected(const struct sld_owner *o, const char *rule)
 {
 	char comm[COMM_ESC_LEN], r[SLD_ESC_SIZE(RULE_SHOWN)];
 	const char *s = rule ? rule : o->name;
-	size_t took;
+	size_t took = strlen(s);
 
 	if (!__ratelimit(&say_rs))
 		return;
 	comm_escape(comm, current->comm);
-	took = sld_esc(r, sizeof(r), s, RULE_SHOWN, 0);
+	if (o->why == SLD_WHY_RUN)
+		took = sld_esc(r, sizeof(r), s, RULE_SHOWN, 0);
 	pr_info("protecting %s[%d]: %s %s%s\n", comm, task_pid_nr(current),
-		rule_knobs[o->why], r, s[took] ? "..." : "");
+		rule_knobs[o->why], o->why == SLD_WHY_RUN ? r : s,
+		s[took] ? "..." : "");
 }
 
 /*

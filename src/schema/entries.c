@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The one checker of exempt_path, exempt_cgroup and run_allow entries
- * (entries.h).
+ * (entries.h), and the walk of a cgroup rule's components that both
+ * sides match with (the module against a task's cgroup and its ancestors,
+ * sldctl against a path read from /proc or a directory).
  * The reasons are fixed strings: the module prints them in dmesg, sldctl
  * after the entry it quotes.
  */
@@ -12,6 +14,7 @@
 #endif
 
 #include "entries.h"
+#include "glob.h"
 #include "knobs_table.h"
 
 /* Printable ASCII, no space (a list separator in sldctl's output) or comma. */
@@ -51,6 +54,59 @@ static const char *components_check(const char *s)
 	return NULL;
 }
 
+const char *sld_cgroup_next(const char *pos, size_t *len)
+{
+	if (*pos != '/')
+		return NULL;
+	pos++;
+	*len = strcspn(pos, "/");
+	return pos;
+}
+
+unsigned int sld_cgroup_depth(const char *rule)
+{
+	unsigned int depth = 0;
+
+	for (; *rule; rule++)
+		depth += *rule == '/';
+	return depth;
+}
+
+/*
+ * A cgroup rule's components are patterns (glob.c); one that matches
+ * every name ("*", "?*") would make the rule the cgroup above it, or the
+ * root (every task) for the first: name that cgroup instead, as
+ * exempt_comm refuses "*".
+ */
+static const char *patterns_check(const char *s)
+{
+	struct sld_glob_size gs;
+	size_t len;
+
+	while ((s = sld_cgroup_next(s, &len))) {
+		sld_glob_measure(s, len, &gs);
+		if (gs.star && !gs.literal)
+			return "a component of only '*' and '?' matches every cgroup there (name the cgroup above it)";
+		s += len;
+	}
+	return NULL;
+}
+
+bool sld_cgroup_path_match(const char *rule, const char *path)
+{
+	size_t rlen, plen;
+
+	while ((rule = sld_cgroup_next(rule, &rlen))) {
+		path = sld_cgroup_next(path, &plen);
+		if (!path || !plen ||
+		    !sld_glob_match_len(rule, rlen, path, plen))
+			return false;
+		rule += rlen;
+		path += plen;
+	}
+	return true;
+}
+
 _Static_assert(SLD_PATH_LEN == 255, "the reason below names the bound");
 
 const char *sld_entry_check(const char *s, bool cgroup)
@@ -69,7 +125,8 @@ const char *sld_entry_check(const char *s, bool cgroup)
 	if (!strcmp(s, "/"))
 		return cgroup ? "the root cgroup '/' would exempt every task" :
 				"'/' is not an executable";
-	return components_check(s);
+	why = components_check(s);
+	return why || !cgroup ? why : patterns_check(s);
 }
 
 const char *sld_id_check(const char *s)

@@ -30,6 +30,16 @@ static const struct entry_case cases[] = {
 	{ "/a..b/.c/...", false, NULL },
 	{ "/machine.slice", true, NULL },
 	{ "/machine.slice/machine-qemu\\x2d1\\x2dvm.scope", true, NULL },
+	/* cgroup names are patterns; one that matches every name is refused */
+	{ SLD_CGROUP_LIBVIRT_QEMU, true, NULL },
+	{ "/machine.slice/*.scope/libvirt", true, NULL },
+	{ "/???", true, NULL },
+	{ "/a/\\*", true, NULL },
+	{ "/*", true, "a component of only '*' and '?' matches every cgroup there (name the cgroup above it)" },
+	{ "/machine.slice/*", true, "a component of only '*' and '?' matches every cgroup there (name the cgroup above it)" },
+	{ "/machine.slice/?*/libvirt", true, "a component of only '*' and '?' matches every cgroup there (name the cgroup above it)" },
+	{ "/a/**", true, "a component of only '*' and '?' matches every cgroup there (name the cgroup above it)" },
+	{ "/usr/bin/*", false, NULL },
 	{ "", false, "empty entry" },
 	{ "usr/bin/qemu", false, "not absolute (must start with /)" },
 	{ "machine.slice", true, "not absolute (must start with /)" },
@@ -63,6 +73,35 @@ static void test_cases(void **state)
 			fail_msg("case %zu: got '%s', want '%s'", i,
 				 why ? why : "(valid)", cases[i].why);
 	}
+}
+
+/* A cgroup path (as /proc/PID/cgroup shows it) at a rule or below it. */
+static void test_path_match(void **state)
+{
+	static const char vcpu[] =
+		"/machine.slice/machine-qemu\\x2d1\\x2dwin10.scope/libvirt/vcpu1";
+
+	(void)state;
+	assert_true(sld_cgroup_path_match(SLD_CGROUP_LIBVIRT_QEMU, vcpu));
+	assert_true(sld_cgroup_path_match(SLD_CGROUP_LIBVIRT_QEMU,
+		"/machine.slice/machine-qemu\\x2d12\\x2ddebian.scope"));
+	assert_false(sld_cgroup_path_match(SLD_CGROUP_LIBVIRT_QEMU,
+		"/machine.slice/libpod-0123abcd.scope"));
+	assert_false(sld_cgroup_path_match(SLD_CGROUP_LIBVIRT_QEMU,
+		"/machine.slice/machine-debian.scope"));
+	assert_false(sld_cgroup_path_match(SLD_CGROUP_LIBVIRT_QEMU,
+		"/machine.slice/systemd-nspawn@qemu.service"));
+	assert_false(sld_cgroup_path_match(SLD_CGROUP_LIBVIRT_QEMU, "/machine.slice"));
+	assert_false(sld_cgroup_path_match(SLD_CGROUP_LIBVIRT_QEMU,
+		"/user.slice/machine-qemu\\x2d1\\x2dx.scope"));
+	assert_true(sld_cgroup_path_match("/machine.slice", vcpu));
+	assert_true(sld_cgroup_path_match("/machine.slice", "/machine.slice"));
+	assert_false(sld_cgroup_path_match("/machine.slice", "/machine.slicex"));
+	assert_false(sld_cgroup_path_match("/machine.slice", "/"));
+	assert_false(sld_cgroup_path_match("/a/b", "/a"));
+	assert_true(sld_cgroup_path_match("/a/b?", "/a/bc/d"));
+	assert_false(sld_cgroup_path_match("/a/b?", "/a/b/c"));
+	assert_int_equal(sld_cgroup_depth(SLD_CGROUP_LIBVIRT_QEMU), 2);
 }
 
 /* The length bound: SLD_PATH_LEN bytes pass, one more does not. */
@@ -119,6 +158,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_path_match),
 		cmocka_unit_test(test_length),
 		cmocka_unit_test(test_one_checker),
 	};

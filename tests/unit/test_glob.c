@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Task-name patterns (src/schema/glob.c): exempt_comm's matcher and check. */
+/*
+ * Patterns (src/schema/glob.c): exempt_comm's matcher and check, the
+ * matcher of each name of an exempt_cgroup rule.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -44,14 +47,37 @@ static void test_match(void **state)
 	assert_true(match("*a*b*c", "xxaxxbxxc"));
 	assert_false(match("*a*b*c", "xxaxxbxxcx"));
 	assert_true(match("a*aab", "aaaaaab"));
-	/* escapes: literal * and ?, a lone trailing \ matches nothing */
+	/* escapes: literal * and ? */
 	assert_true(match("a\\*b", "a*b"));
 	assert_false(match("a\\*b", "axb"));
 	assert_true(match("a\\?", "a?"));
 	assert_false(match("a\\?", "ab"));
-	assert_false(match("a\\", "a"));
-	assert_false(match("a\\", "a\\"));
 	assert_true(match("a\\\\", "a\\"));
+	assert_false(match("a\\\\", "a\\\\"));
+	/* any other '\' is itself: systemd's escapes read as they are shown */
+	assert_false(match("a\\", "a"));
+	assert_true(match("a\\", "a\\"));
+	assert_true(match("machine-qemu\\x2d*.scope", "machine-qemu\\x2d1\\x2dwin10.scope"));
+	assert_true(match("machine-qemu\\\\x2d*.scope", "machine-qemu\\x2d1\\x2dwin10.scope"));
+	assert_false(match("machine-qemu\\x2d*.scope", "machine-qemux2d1x2dwin10.scope"));
+	assert_false(match("machine-qemu\\x2d*.scope", "libpod-x.scope"));
+	assert_false(match("machine-qemu\\x2d*.scope", "machine-qemu\\x2d1.scope.x"));
+	assert_true(match("x\\y\\*", "x\\y*"));
+	assert_false(match("x\\y\\*", "x\\yz"));
+}
+
+/* A pattern's first bytes, a name's first bytes: a cgroup rule's names. */
+static void test_match_len(void **state)
+{
+	(void)state;
+	assert_true(sld_glob_match_n("machine.slice/x", 13, "machine.slice"));
+	assert_false(sld_glob_match_n("machine.slice/x", 14, "machine.slice"));
+	assert_true(sld_glob_match_n("a*/b", 2, "abc"));
+	assert_true(sld_glob_match_n("a\\*", 2, "a\\"));
+	assert_true(sld_glob_match_len("a*", 2, "abc/d", 3));
+	assert_false(sld_glob_match_len("a*c", 3, "abc/d", 5));
+	assert_true(sld_glob_match_len("", 0, "abc", 0));
+	assert_false(sld_glob_match_len("?", 1, "abc", 0));
 }
 
 static void test_check(void **state)
@@ -72,6 +98,11 @@ static void test_check(void **state)
 	assert_non_null(sld_glob_check(" a", 15));
 	assert_non_null(sld_glob_check("a ", 15));
 	assert_non_null(sld_glob_check("a\\", 15));
+	/* a '\' standing for itself: refused in a task name, '\\' asked */
+	assert_string_equal(sld_glob_check("EMT\\-*", 15),
+			    "'\\' not before '*', '?' or '\\' in a task name pattern (write a '\\' of the name as '\\\\')");
+	assert_non_null(sld_glob_check("a\\", 15));
+	assert_null(sld_glob_check("a\\\\b", 15));
 	/* an escaped character counts once */
 	assert_null(sld_glob_check("\\*23456789012345", 15));
 	assert_non_null(sld_glob_check("\\*234567890123456", 15));
@@ -81,6 +112,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_match),
+		cmocka_unit_test(test_match_len),
 		cmocka_unit_test(test_check),
 	};
 

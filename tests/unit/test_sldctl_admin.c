@@ -134,7 +134,7 @@ static void test_checks(void **state)
 		{ knob_check_comm, "**12345678901234*5", 1, NULL },
 		{ knob_check_comm, "*1234567890123456", 0, "longer than 15" },
 		{ knob_check_comm, " CPU", 0, "space at the start or end" },
-		{ knob_check_comm, "a\\", 0, "at the end of a pattern" },
+		{ knob_check_comm, "a\\", 0, "not before '*', '?' or '\\' in a task name pattern" },
 		{ knob_check_comm, "a*,b", 0, "comma" },
 		{ knob_check_comm, "a2345678901234567890123456789012", 0, "longer than 31 bytes" },
 		{ knob_check_comm, "-x", 0, "starts with '-'" },

@@ -52,8 +52,10 @@ expect_grep "$T/out" "EMT-3/187133: 2 split_lock (first 51.000123, last 54.00000
 expect_grep "$T/out" "class: virtualbox-emt; exe /usr/lib/virtualbox/VirtualBoxVM; cgroup /user.slice/v.scope" "EMT-3: VirtualBox EMT, exe, cgroup"
 expect_grep "$T/out" "vmm: VirtualBoxVM/187100" "EMT-3: its VMM process"
 expect_grep "$T/out" "fix: sldctl exempt add --path /usr/lib/virtualbox/VirtualBoxVM --persist" "EMT-3: exempt the VMM binary"
-expect_grep "$T/out" "fix: sldctl exempt add --cgroup /machine.slice --persist" "libvirt vCPU: exempt machine.slice, which outlives the VM run"
-expect_no_grep "$T/out" "exempt add --cgroup '/machine.slice/machine-qemu" "libvirt vCPU: not its per-run scope"
+expect_grep "$T/out" "fix: sldctl exempt add --cgroup '/machine.slice/machine-qemu\\x2d*.scope' --persist" \
+	"libvirt vCPU: exempt every libvirt VM's scope, which outlives the VM run"
+expect_no_grep "$T/out" "exempt add --cgroup /machine.slice " "libvirt vCPU: not the whole slice (containers run there too)"
+expect_no_grep "$T/out" "exempt add --cgroup '/machine.slice/machine-qemu\\x2d1" "libvirt vCPU: not its per-run scope"
 expect_grep "$T/out" "fix: sldctl exempt add --path /usr/bin/qemu-system-x86_64 --persist" "plain qemu: exempt the binary"
 expect_grep "$T/out" "game.exe/4242: 1 fatal" "game: fatal trap counted"
 expect_grep "$T/out" "class: wine-proton; exe /usr/lib/wine/wine64-preloader" "game: Wine/Proton"
@@ -71,8 +73,13 @@ printf '%s\n' \
 	'4,0,1000,-;x86/split lock detection: #AC: CPU 2/KVM/5001 took a split_lock trap at address: 0x1' \
 	'4,1,2000,-;x86/split lock detection: #AC: EMT-5/5002 took a split_lock trap at address: 0x2' \
 	'4,2,3000,-;x86/split lock detection: #AC: a*b/5003 took a split_lock trap at address: 0x3' \
+	'4,3,4000,-;x86/split lock detection: #AC: CPU 0/KVM/5004 took a split_lock trap at address: 0x4' \
 	> "$R/dev/kmsg"
+# A QEMU in a rootful podman container: below machine.slice, not libvirt's.
+task 5004 'CPU 0/KVM' 5004 1 /usr/bin/qemu-system-x86_64 /machine.slice/libpod-0123abcd.scope
 capture "$SLDCTL" offenders
+expect_grep "$T/out" "CPU 0/KVM/5004: 1 split_lock" "container's vCPU: counted"
+expect_no_grep "$T/out" "exempt add --cgroup" "container's vCPU below machine.slice: no cgroup rule (it would relieve the containers)"
 expect_grep "$T/out" "fix: sldctl exempt add --comm 'CPU */KVM' --persist" "gone KVM vCPU thread: the CPU */KVM pattern"
 expect_grep "$T/out" "fix: sldctl exempt add --comm 'EMT-*' --persist" "gone EMT thread: the EMT-* pattern"
 expect_grep "$T/out" "fix: sldctl exempt add --comm 'a\\*b' --persist" "a name with a star: escaped, not a pattern"
@@ -206,7 +213,7 @@ assert e['fix'] == 'sldctl exempt add --path /usr/lib/virtualbox/VirtualBoxVM --
 assert e['caveat'] is None
 k = o[('CPU 1/KVM', 175479)]
 assert k['class'] == 'kvm-vcpu' and k['cgroup'].startswith('/machine.slice/')
-assert k['fix'] == 'sldctl exempt add --cgroup /machine.slice --persist'
+assert k['fix'] == 'sldctl exempt add --cgroup \\'/machine.slice/machine-qemu\\\\x2d*.scope\\' --persist'
 g = o[('game.exe', 4242)]
 assert g['class'] == 'wine-proton' and g['counts']['fatal'] == 1 and g['caveat']
 assert o[('fx_guest', 77)]['alive'] is False

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "entries.h"
 #include "run_util.h"
 
 #define MAXARGS	8
@@ -190,7 +191,7 @@ static const struct bad exempt_add_bad[] = {
 	{ { "--comm", "" }, "--comm needs a non-empty value" },
 	{ { "--comm", " " }, "bad task name ' ': space at the start or end" },
 	{ { "--comm", "*" }, "pattern matches every task name" },
-	{ { "--comm", "a\\" }, "at the end of a pattern" },
+	{ { "--comm", "a\\" }, "not before '*', '?' or '\\' in a task name pattern" },
 	{ { "--comm", "1234567890123456" }, "longer than 15 characters" },
 	{ { "--comm", "@HUGE@" }, "longer than 31 bytes" },
 	{ { "--comm", "\xff" }, "byte 0xff" },
@@ -832,6 +833,28 @@ static void test_exempt(void **state)
 	assert_string_equal(file(P "exempt_cgroup"), "/sld.slice/game,/machine.slice");
 	RUN(&r, "exempt", "remove", "--cgroup", "/machine.slice");
 	assert_int_equal(r.rc, 0);
+	/*
+	 * A rule of patterns waits until a cgroup it names exists: a
+	 * podman scope in the slice is not one, a libvirt VM's scope is.
+	 */
+	sh("mkdir -p '%s/sys/fs/cgroup/machine.slice/libpod-1.scope'", root);
+	RUN(&r, "exempt", "add", "--cgroup", SLD_CGROUP_LIBVIRT_QEMU);
+	assert_int_equal(r.rc, 0);
+	assert_non_null(strstr(r.err, "note: cgroup /machine.slice/machine-qemu"));
+	assert_non_null(strstr(r.err, "does not exist yet"));
+	RUN(&r, "exempt", "remove", "--cgroup", SLD_CGROUP_LIBVIRT_QEMU);
+	assert_int_equal(r.rc, 0);
+	sh("mkdir -p '%s/sys/fs/cgroup/machine.slice/machine-qemu\\x2d3\\x2dvm.scope/libvirt'", root);
+	RUN(&r, "exempt", "add", "--cgroup", SLD_CGROUP_LIBVIRT_QEMU);
+	assert_int_equal(r.rc, 0);
+	assert_null(strstr(r.err, "does not exist yet"));
+	RUN(&r, "exempt", "add", "--cgroup", "/machine.slice/machine-qemu\\x2d3\\x2dvm.scope/?ibvirt");
+	assert_int_equal(r.rc, 0);
+	assert_null(strstr(r.err, "does not exist yet"));
+	RUN(&r, "exempt", "remove", "--cgroup", SLD_CGROUP_LIBVIRT_QEMU, "--cgroup",
+	    "/machine.slice/machine-qemu\\x2d3\\x2dvm.scope/?ibvirt");
+	assert_int_equal(r.rc, 0);
+	sh("rm -r '%s/sys/fs/cgroup/machine.slice'", root);
 	RUN(&r, "exempt", "remove", "--comm", "game", "--persist");
 	assert_int_equal(r.rc, 0);
 	assert_string_equal(file(P "exempt_comm"), "a");

@@ -4,6 +4,7 @@
  * knob.h).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -177,13 +178,45 @@ int knob_check_exists(const struct sld_knob_schema *d, const char *v,
 	return 0;
 }
 
+/*
+ * Some directory below dir has the names rule gives from here on (rule
+ * at a '/', each name a pattern: src/schema/glob.c), as the module's
+ * exempt_pending decides. dir is a buffer of size bytes, restored.
+ */
+static bool cgroup_dir_named(char *dir, size_t size, const char *rule)
+{
+	size_t len, dlen = strlen(dir);
+	bool found = false;
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	rule = sld_cgroup_next(rule, &len);
+	if (!rule)
+		return !stat(dir, &st) && S_ISDIR(st.st_mode);
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		if ((e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) ||
+		    !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    !sld_glob_match_n(rule, len, e->d_name) ||
+		    (size_t)snprintf(dir + dlen, size - dlen, "/%s", e->d_name) >=
+			    size - dlen)
+			continue;
+		found = cgroup_dir_named(dir, size, rule + len);
+		dir[dlen] = '\0';
+	}
+	closedir(d);
+	return found;
+}
+
 bool knob_cgroup_pending(const char *v)
 {
 	char path[PATH_MAX + 64];
-	struct stat st;
 
-	return !sldctl_path(path, sizeof(path), "%s%s", CGROUP_DIR, v) &&
-	       (stat(path, &st) || !S_ISDIR(st.st_mode));
+	return !sldctl_path(path, sizeof(path), "%s", CGROUP_DIR) &&
+	       !cgroup_dir_named(path, sizeof(path), v);
 }
 
 int knob_check_bool(char *v, char *why, size_t n)

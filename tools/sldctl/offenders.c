@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "entries.h"
 #include "escape.h"
 #include "offenders.h"
 #include "path_trust.h"
@@ -486,15 +487,16 @@ static void fix_by_comm(struct offender *f)
 }
 
 /*
- * A task of a libvirt VM: in a scope below /machine.slice
+ * A task of a libvirt VM: in its VM's scope below /machine.slice
  * ("/machine.slice/machine-qemu\x2d1\x2dvm.scope/libvirt/vcpu0"). The
- * scope carries the domain id and goes when the VM stops, so the rule is
- * the slice, which every libvirt VM's scope is created in, and which
- * the module accepts before it exists (the rule waits for it).
+ * scope carries the domain id and goes when the VM stops, so the rule
+ * names every such scope (SLD_CGROUP_LIBVIRT_QEMU), which the module
+ * accepts before one exists (the rule waits for it). Not the slice:
+ * containers run there too.
  */
-static bool in_machine_slice(const char *cg)
+static bool in_libvirt_scope(const char *cg)
 {
-	return !strncmp(cg, "/machine.slice/", 15) && cg[15];
+	return sld_cgroup_path_match(SLD_CGROUP_LIBVIRT_QEMU, cg);
 }
 
 static bool own_vmm_exe(const struct offender *f, int tgid)
@@ -516,9 +518,9 @@ static void pick_fix(struct offender *f, int tgid)
 		f->note = "already handled by sld_compat";
 		return;
 	}
-	if (f->cls == OFF_KVM_VCPU && in_machine_slice(f->cgroup)) {
-		fix_with(f, "cgroup", "/machine.slice");
-		f->note = "every libvirt VM runs in a scope below /machine.slice; the scope's name changes with each VM run, the slice does not";
+	if (f->cls == OFF_KVM_VCPU && in_libvirt_scope(f->cgroup)) {
+		fix_with(f, "cgroup", SLD_CGROUP_LIBVIRT_QEMU);
+		f->note = "every libvirt VM runs in its own scope below /machine.slice, named for the VM run; the rule names all of them, not the slice's containers";
 	} else if ((f->cls == OFF_KVM_VCPU || f->cls == OFF_VBOX_EMT) &&
 		   own_vmm_exe(f, tgid)) {
 		fix_by_path(f);

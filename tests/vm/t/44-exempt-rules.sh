@@ -1,6 +1,8 @@
 # Exemption rules as a booted system meets them (issue 26 b, c, h):
 # a cgroup rule that waits for its cgroup (pending) and matches the
-# cgroups created below it later; a path rule that survives a dpkg-style
+# cgroups created below it later; a rule of patterns that names libvirt's
+# VM scopes and not the containers beside them in machine.slice (issue 37
+# item 6); a path rule that survives a dpkg-style
 # upgrade of its binary while root owns it, and only then; the kernel log
 # line naming each task's first protection and its rule or hypervisor
 # module, rate-limited.
@@ -12,8 +14,17 @@ echo 1 > /proc/sys/kernel/split_lock_mitigate
 CG=/sys/fs/cgroup
 mkdir -p $CG
 mount -t cgroup2 none $CG 2>/dev/null
+# libvirt's scope as systemd-machined names it (machine "qemu-1-vm", a
+# '-' written \x2d), rootful podman's and systemd-nspawn's beside it.
+LV_SCOPE='machine-qemu\x2d1\x2dvm.scope'
+LV_RULE='/machine.slice/machine-qemu\x2d*.scope'
+LV_RULE_W='/machine.slice/machine-qemu\\x2d*.scope'	# sldtest write decodes \\ and \xNN
 for d in $CG/sldpend.slice/vm-2.scope $CG/sldpend.slice/vm-1.scope \
-	$CG/sldpend.slice $CG/sldpend.slicex; do
+	$CG/sldpend.slice $CG/sldpend.slicex \
+	"$CG/machine.slice/$LV_SCOPE/libvirt/vcpu0" "$CG/machine.slice/$LV_SCOPE/libvirt" \
+	"$CG/machine.slice/$LV_SCOPE" $CG/machine.slice/machine-qemux2d1x2dvm.scope \
+	$CG/machine.slice/libpod-x.scope $CG/machine.slice/machine-debian.scope \
+	$CG/machine.slice "$CG/sldusr.slice/$LV_SCOPE" $CG/sldusr.slice; do
 	[ -d "$d" ] && rmdir "$d"
 done
 knob_w exempt_cgroup - > /dev/null
@@ -80,6 +91,50 @@ is "$(knob_w exempt_proactive N)" OK "exempt_proactive N"
 is "$(knob_w exempt_cgroup -)" OK "exempt_cgroup cleared"
 echo $$ > $CG/cgroup.procs
 rmdir $CG/sldpend.slice/deeper $CG/sldpend.slice/vm-3.scope $CG/sldpend.slice $CG/sldpend.slicex
+
+# ---- a rule of patterns: libvirt's VMs, not machine.slice's containers ---------
+is "$(knob_w exempt_cgroup "$LV_RULE_W")" OK "exempt_cgroup: libvirt's scopes ($LV_RULE)"
+is "$(cat $P/exempt_cgroup)" "$LV_RULE" "exempt_cgroup: the pattern reads back as written, backslash and all"
+is "$(cat $S/exempt_pending)" "exempt_cgroup $LV_RULE" "exempt_pending: no cgroup it names yet"
+mkdir -p $CG/machine.slice/libpod-x.scope $CG/machine.slice/machine-debian.scope
+is "$(cat $S/exempt_pending)" "exempt_cgroup $LV_RULE" \
+	"exempt_pending: a podman and an nspawn scope in the slice are not what it names"
+mkdir -p "$CG/machine.slice/$LV_SCOPE/libvirt/vcpu0"
+is "$(cat $S/exempt_pending)" - "exempt_pending: empty once a libvirt-named scope exists"
+protected_user 20 "pattern: a task in a libvirt VM's vCPU cgroup is exempt" \
+	in_cg "/machine.slice/$LV_SCOPE/libvirt/vcpu0" sldtest ac user 20
+protected_user 20 "pattern: ... and one in the VM's scope itself" \
+	in_cg "/machine.slice/$LV_SCOPE" sldtest ac user 20
+kguest 1 "pattern: a rootful podman container's scope (libpod-x.scope) in the same slice is not" \
+	in_cg /machine.slice/libpod-x.scope sldtest ac guest 1
+kguest 1 "pattern: an nspawn container's scope (machine-debian.scope) is not" \
+	in_cg /machine.slice/machine-debian.scope sldtest ac guest 1
+kguest 1 "pattern: a task in machine.slice itself is not" \
+	in_cg /machine.slice sldtest ac guest 1
+mkdir $CG/machine.slice/machine-qemux2d1x2dvm.scope
+kguest 1 "pattern: its backslash is text, not an escape: machine-qemux2d1x2dvm.scope is not" \
+	in_cg /machine.slice/machine-qemux2d1x2dvm.scope sldtest ac guest 1
+mkdir -p "$CG/sldusr.slice/$LV_SCOPE"
+kguest 1 "pattern: the same scope name outside machine.slice is not" \
+	in_cg "/sldusr.slice/$LV_SCOPE" sldtest ac guest 1
+is "$(knob_w exempt_proactive Y)" OK "pattern: exempt_proactive Y"
+like "$(in_cg "/machine.slice/$LV_SCOPE/libvirt/vcpu0" /tests/bin/sldhv cat $S/tasks)" \
+	'^[0-9]+ sldhv why=exempt-cgroup hv=- cpu=[01] running=1 ' \
+	"pattern: proactive: protected from exec in the libvirt VM's scope"
+like "$(in_cg /machine.slice/libpod-x.scope /tests/bin/sldhv cat $S/tasks)" '^none$' \
+	"pattern: proactive: not in the podman scope"
+is "$(knob_w exempt_proactive N)" OK "pattern: exempt_proactive N"
+knob_rejects exempt_cgroup '/*' '/machine.slice/*' '/machine.slice/?*/libvirt'
+mark_dmesg
+knob_w exempt_cgroup '/machine.slice/**' > /dev/null
+like "$(new_dmesg)" "exempt_cgroup: rejected.*a component of only '\\*' and '\\?' matches every cgroup there" \
+	"dmesg: a name that matches every cgroup is refused in the shared checker's words"
+is "$(knob_w exempt_cgroup -)" OK "exempt_cgroup cleared"
+echo $$ > $CG/cgroup.procs
+rmdir "$CG/machine.slice/$LV_SCOPE/libvirt/vcpu0" "$CG/machine.slice/$LV_SCOPE/libvirt" \
+	"$CG/machine.slice/$LV_SCOPE" $CG/machine.slice/machine-qemux2d1x2dvm.scope \
+	$CG/machine.slice/libpod-x.scope $CG/machine.slice/machine-debian.scope \
+	$CG/machine.slice "$CG/sldusr.slice/$LV_SCOPE" $CG/sldusr.slice
 
 # ---- a path rule survives a dpkg-style upgrade ---------------------------------
 mkdir -p /opt/app
