@@ -228,8 +228,9 @@ static void reassert_local(struct sld_cpu *me)
 }
 
 /*
- * After the kernel wrote the MSR itself (its re-enable work, its CPU
- * offline callback): if this core must stay off, turn it off again.
+ * After the kernel wrote the MSR itself (the re-enable work where its
+ * override cannot be had, kernel_wrote() below): if this core must stay
+ * off, turn it off again.
  */
 void sld_msr_reassert(void)
 {

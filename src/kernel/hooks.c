@@ -25,6 +25,7 @@
 #include <linux/kprobes.h>
 #include <linux/mutex.h>
 #include <linux/objtool.h>
+#include <linux/rcupdate.h>
 #include <asm/linkage.h>
 
 #include "sld_compat.h"
@@ -58,7 +59,7 @@ asm(".pushsection .text, \"ax\"\n"
 	".size sld_hook_just_return, .-sld_hook_just_return\n"
 	".popsection\n");
 
-#define MAX_HOOKS 16	/* 11 today */
+#define MAX_HOOKS 16	/* 14 today */
 
 static struct sld_hook *hooks[MAX_HOOKS];
 static unsigned int nhooks;
@@ -149,6 +150,23 @@ int sld_hooks_init(void)
 	return sld_hooks_arm(READ_ONCE(sld_knobs.enabled));
 }
 
+/*
+ * After the probes are gone, a task may still be on its way into
+ * sld_hook_just_return: an ftrace kprobe's handler enables preemption
+ * before ftrace returns to the ip it set, and an override's pre-handler
+ * often has just woken a task (the re-enable work's up()), so the task
+ * is preempted right there, or an interrupt lands on the stub's ret.
+ * unregister_kprobe() waits for RCU readers only, and a preempted task is
+ * none. Tasks RCU waits until every task has switched voluntarily (or is
+ * in user space or idle), i.e. none is inside module text it entered
+ * without a call: what the kernel waits for before it frees an ftrace
+ * trampoline. Sleepable; before the module text goes.
+ */
+static void wait_for_stub_users(void)
+{
+	synchronize_rcu_tasks();	/* synchronize_rcu() without TASKS_RCU */
+}
+
 void sld_hooks_exit(void)
 {
 	unsigned int i;
@@ -159,6 +177,7 @@ void sld_hooks_exit(void)
 	nhooks = 0;
 	armed = false;
 	mutex_unlock(&hooks_lock);
+	wait_for_stub_users();
 }
 
 /*
