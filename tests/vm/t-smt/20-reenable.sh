@@ -37,6 +37,8 @@ else
 	[ ! -w $PM ] || echo full > $PM
 	diag "preemption: $(cat $PM 2>/dev/null || uname -v)"
 	is "$(sldcpu msr 0 0x33)" 0x20000000 "SLD on before the run (nothing held)"
+	is "$(grep -E '^(reenable|reenable-unlock|cpu-offline) ' $S/hooks | grep -c ' override=[a-z0-9-]* armed$')" 3 \
+		"the three re-enable paths are override hooks, armed"
 
 	cleared=$(ac ac_sld_cleared) handled=$(ac ac_user_handled)
 	w0=$(acct_sum withheld)

@@ -14,8 +14,11 @@
 # in flight holds that grace period back, so a release's IPI lands inside
 # the stall only when the #AC began between that grace period's end and
 # the marking. That is seen about once per run (the count of #ACs handed
-# back as released, printed below); a round catches the old clearing when
-# it comes after that round's hotplug.
+# back as released, printed below). So a second part makes it happen:
+# slowstart.ko also stalls the rule's writer once, after that grace period
+# (func2=capacity), and the task traps while the writer waits; there the
+# previous module cleared SLD for a released task every time (the MSR off
+# under an account that says on) and this one leaves the #AC to the kernel.
 # shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
@@ -26,7 +29,7 @@ if [ $CPU_SLD = 0 ]; then
 	skip "the MSR against the account under releases and hotplug" "the CPU has no split-lock detection"
 else
 	load
-	msr_dev
+	insmod /kmod/msr.ko allow_writes=on	# sldcpu forced writes MSR 0x33
 	insmod /mod/slowstart.ko func=sld_msr_ac_off comm=slx ms=40
 	cp "$(command -v sldcpu)" /tmp/slx
 	echo /tmp/slx > $P/exempt_path
@@ -57,8 +60,35 @@ else
 	diag "protected #ACs that found SLD on: $(($(ac ac_sld_cleared) - c0))"
 	run "the exempt task's #ACs ran through the stall ($(cat $FX/delayed))" \
 		[ "$(cat $FX/delayed)" -ge $((ROUNDS * 10)) ]
-	echo - > $P/exempt_path
 	rmmod slowstart
+
+	# ---- the race, made to happen ---------------------------------------
+	# The writer of a rule (sldtest) is stalled once, after its
+	# release's grace period and before it marks its records; while it
+	# waits (stalling2), the exempt task sets SLD on under itself and
+	# split-locks at once (sldcpu forced 1): its #AC protects it and
+	# stalls before the MSR write, and the release marks it and sends its
+	# IPI meanwhile. The MSR must still be what the account says: the #AC
+	# is left to the kernel (ac_not_protected), SLD is not cleared for a
+	# released task.
+	insmod /mod/slowstart.ko func=sld_msr_ac_off comm=slx ms=600 \
+		func2=capacity comm2=sldtest ms2=300
+	n0=$(ac ac_not_protected)
+	for n in 1 2 3; do
+		echo 1 > $FX/arm2
+		sldhv oncpu 1 sldtest write $P/exempt_path /tmp/slx > /tmp/w.out &
+		wait_for 50 "[ \"\$(cat $FX/stalling2)\" = 1 ]"
+		sldhv oncpu 0 /tmp/slx forced 1 > /tmp/f.out
+		wait
+		is "$(cat /tmp/w.out)" OK "race $n: the rule write"
+		like "$(cat /tmp/f.out)" 'counter=1$' "race $n: the task's split lock done"
+		msr_matches "race $n"
+	done
+	diag "stalled writes $(cat $FX/delayed2), stalled #ACs $(cat $FX/delayed), release IPIs inside one $(cat $FX/raced)"
+	is "$(($(ac ac_not_protected) - n0))" 3 \
+		"each time the release's IPI came between a protection and its MSR write: left to the kernel"
+	rmmod slowstart
+	echo - > $P/exempt_path
 	msr_matches "at the end"
 	is "$(acct_sum hold) $(acct_sum task)" "0 0" "at the end: no core held off, no task on a CPU"
 	unload

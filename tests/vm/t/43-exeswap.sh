@@ -6,9 +6,10 @@
 # thread, renames itself in another (each rename runs the matcher:
 # exempt_proactive=Y), opens files in a third, for SECS seconds. The
 # matcher must hold a counted reference: no oops (the harness fails the
-# boot on one), the module still working after it. Against a build that
-# reads the exe without a reference and waits 1 ms after the read, this
-# oopses at once on 6.12 (the commit says how it was shown).
+# boot on one), the module still working after it. slowstart.ko stalls
+# the matcher's exe_match() 1 ms for exeswap's threads, after the read:
+# a build that reads the exe without a reference (and a 200 us wait)
+# oopsed at once on 6.12 (the commit says how it was shown).
 # shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
 . /tests/lib.sh
 
@@ -26,8 +27,11 @@ ln -f /tmp/exeswap /tmp/exeswap.link
 cp /bin/busybox /tmp/exe-a
 cp /bin/busybox /tmp/exe-b
 p0=$(ac tasks_protected_path)
+run "slowstart.ko stalls exe_match()" insmod /mod/slowstart.ko func=exe_match comm=exeswap ms=1
 out=$(/tmp/exeswap $SECS /tmp/exeswap.link /tmp/exe-a /tmp/exe-b 2>&1)
-diag "exeswap: $out"
+diag "exeswap: $out; matcher stalls $(cat /sys/module/slowstart/parameters/delayed)"
+run "the matcher ran, stalled, at renames" [ "$(cat /sys/module/slowstart/parameters/delayed)" -ge 100 ]
+rmmod slowstart
 like "$out" '^swaps=[1-9][0-9]* renames=[1-9][0-9]* opens=[1-9][0-9]*$' \
 	"exeswap swapped its exe, renamed and opened files for ${SECS} s"
 is "$(ac tasks_protected_path)" "$p0" "nothing was protected by the rule"
