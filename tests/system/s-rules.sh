@@ -5,7 +5,9 @@
 # enabled before the first boot, as a new user does (`cp
 # conf.d/libvirt-qemu.conf.example conf.d/libvirt-qemu.conf`): its rule
 # relieves a task in a libvirt-named scope below machine.slice, not one in
-# a podman-like scope there. Guest part first, host part after the marker.
+# a podman-like scope there; then the Proxmox VE example (issue #42 item
+# 6) for a stand-in VM started as qemu-server starts one. Guest part
+# first, host part after the marker.
 
 # first_protected COMM WHY: the kernel's one line for COMM's first
 # protection names WHY (the rule or the hypervisor module).
@@ -70,6 +72,28 @@ boot1() {
 		test "$(field "$out" per_lock_us)" -lt 1000
 	is "$(jk | grep -c 'slx/[0-9]* took a split_lock trap')" 0 "c: ... and no trap of it"
 	rm -f /etc/sld-compat/conf.d/slx.conf $slx
+
+	# Issue 42 item 6: Proxmox VE's qemu-server starts each VM in a scope
+	# named for its ID below qemu.slice. A stand-in VM there pays the
+	# penalty until proxmox-ve.conf.example is enabled, then none.
+	pve_vm() { systemd-run -q --slice=qemu --scope --unit="$1" sldcpu time 5 split 30000; }
+	out=$(pve_vm 100)
+	diag "pve: a stand-in VM in /qemu.slice/100.scope, no example enabled: $out"
+	run "pve: without the Proxmox VE example it pays the penalty ($(field "$out" per_lock_us) us/lock >= 5000)" \
+		test "$(field "$out" per_lock_us)" -ge 5000
+	cp /etc/sld-compat/conf.d/proxmox-ve.conf.example /etc/sld-compat/conf.d/proxmox-ve.conf
+	run "pve: sldctl apply with proxmox-ve.conf" sldctl apply
+	is "$(cat /sys/module/sld_compat/parameters/exempt_cgroup)" '/qemu.slice/*.scope' \
+		"pve: exempt_cgroup = /qemu.slice/*.scope (the later file's, over libvirt's)"
+	n=$(jk | grep -c 'sldcpu/[0-9]* took a split_lock trap')
+	out=$(pve_vm 101)
+	diag "pve: a stand-in VM in /qemu.slice/101.scope, example enabled: $out"
+	run "pve: with the example, no penalty ($(field "$out" per_lock_us) us/lock < 1000)" \
+		test "$(field "$out" per_lock_us)" -lt 1000
+	like "$out" 'counter=5$' "pve: ... its 5 split locks completed"
+	is "$(jk | grep -c 'sldcpu/[0-9]* took a split_lock trap')" "$n" "pve: ... and no trap of it"
+	rm -f /etc/sld-compat/conf.d/proxmox-ve.conf
+	run "pve: sldctl apply without it" sldctl apply
 	no_failed_units "a+b+c: at the end"
 	touch "$V/done"
 }
