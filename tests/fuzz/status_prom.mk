@@ -2,7 +2,8 @@
 # prometheus` (tools/sldctl/status_prom.c), included by tests/fuzz/Makefile.
 # Seeded from the fake tree of tests/unit/test_sldctl_prom.sh.
 PROM_FUZZ_BIN := $(B)/fuzz_status_prom
-PROM_FUZZ_SRC := fuzz_status_prom.c $(TOP)/tools/sldctl/status_prom.c
+PROM_FUZZ_SRC := fuzz_status_prom.c $(TOP)/tools/sldctl/status_prom.c \
+	$(TOP)/src/schema/escape.c
 
 FUZZ_TARGETS += $(PROM_FUZZ_BIN)
 
