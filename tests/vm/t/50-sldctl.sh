@@ -231,8 +231,10 @@ expect_dmesg "exempt_comm: rejected"
 # shellcheck disable=SC2086 # as above
 sx exempt remove $many
 is "$(cat $P/exempt_comm)" vmtest "exempt remove of 31 names"
-# Paths: 255 bytes are taken by both, 256 by neither.
-long=/tmp/$(printf '%0250d' 0)
+# Paths: 255 bytes are taken by both, 256 by neither. In a directory
+# only root may write: sldctl refuses a path others could replace (/tmp).
+mkdir -m 0755 /sldl
+long=/sldl/$(printf '%0249d' 0)
 : > "$long"
 sx exempt add --path "$long"
 is "$rc" 0 "exempt add --path of 255 bytes: sldctl and the module take it"
@@ -244,7 +246,7 @@ is "$rc" 2 "exempt add --path of 256 bytes: sldctl refuses (exit 2)"
 like "$(cat $E)" "entry longer than 255 bytes" "exempt add --path: says the path is too long"
 knob_rejects exempt_path "${long}1"
 expect_dmesg "exempt_path: rejected"
-rm -f "$long" "${long}1"
+rm -rf /sldl
 # The task-engine knobs, known to sldctl from the same table.
 mt=$(cat $P/max_tasks)
 sx policy get max_tasks tasks_per_uid
