@@ -69,9 +69,7 @@ static int take_over(struct pt_regs *regs, bool guest)
 	}
 	atomic_long_inc(guest ? &ac_guest_handled : &ac_user_handled);
 	sld_task_ac(guest);
-	regs->ax = true;
-	instruction_pointer_set(regs, (unsigned long)sld_hook_just_return);
-	return 1;
+	return sld_hook_return(regs, true);
 }
 
 /* bool handle_user_split_lock(struct pt_regs *regs, long error_code) */

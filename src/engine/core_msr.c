@@ -385,19 +385,15 @@ static void kernel_reenable_local(void)
 	raw_spin_unlock_irqrestore(lock, flags);
 }
 
-/* Return from the probed function at once with regs->ax = 0 (hooks.c). */
-static int skip_function(struct pt_regs *regs)
-{
-	regs->ax = 0;
-	instruction_pointer_set(regs, (unsigned long)sld_hook_just_return);
-	return 1;
-}
-
-/* void __split_lock_reenable(struct work_struct *) */
+/*
+ * void __split_lock_reenable(struct work_struct *) and int
+ * splitlock_cpu_offline(unsigned int cpu), on the CPU going down: the
+ * write alone, then return (0 for the callback).
+ */
 static int reenable_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	kernel_reenable_local();
-	return skip_function(regs);
+	return sld_hook_return(regs, 0);
 }
 
 /* void __split_lock_reenable_unlock(struct work_struct *) */
@@ -405,14 +401,7 @@ static int reenable_unlock_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	kernel_reenable_local();
 	up(sld_kernel.buslock_sem);
-	return skip_function(regs);
-}
-
-/* int splitlock_cpu_offline(unsigned int cpu), on the CPU going down */
-static int offline_pre(struct kprobe *p, struct pt_regs *regs)
-{
-	kernel_reenable_local();
-	return skip_function(regs);
+	return sld_hook_return(regs, 0);
 }
 
 static struct sld_hook hook_reenable = {
@@ -427,7 +416,7 @@ static struct sld_hook hook_reenable_unlock = {
 
 static struct sld_hook hook_offline = {
 	.name = "cpu-offline", .symbol = "splitlock_cpu_offline",
-	.pre = offline_pre, .override = true,
+	.pre = reenable_pre, .override = true,
 };
 
 /*

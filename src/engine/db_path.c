@@ -43,8 +43,7 @@ static int db_bus_lock_pre(struct kprobe *p, struct pt_regs *regs)
 	}
 	atomic_long_inc(&db_handled);
 	sld_task_bus_lock();
-	instruction_pointer_set(regs, (unsigned long)sld_hook_just_return);
-	return 1;
+	return sld_hook_return(regs, 0);	/* a void function */
 }
 
 /* override: the pre-handler returns for the probed function (hooks.c). */

@@ -39,5 +39,6 @@ void sld_hook_want(struct sld_hook *h, bool want);
  * probed function (hooks.c's asm stub): regs->ax is the return value.
  */
 void sld_hook_just_return(void);
+int sld_hook_return(struct pt_regs *regs, unsigned long ret);
 
 #endif /* SLD_HOOKS_H */
