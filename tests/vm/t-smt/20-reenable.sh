@@ -9,8 +9,8 @@
 #
 # cpu1: a protected task (exempt_path, exempt_proactive=Y) split-locks
 # every millisecond without leaving its CPU, as a vCPU running its guest;
-# an unprotected sleeper wakes there every 10 ms, releasing the core for a
-# moment. cpu0: two unprotected split lockers with split_lock_mitigate=1:
+# an unprotected sleeper wakes there every 7.3 ms (off the 4 ms tick the
+# kernel's work runs on), releasing the core for a moment. cpu0: two unprotected split lockers with split_lock_mitigate=1:
 # each trap there queues the kernel's re-enable work on cpu0 (and takes
 # buslock_sem), mostly while cpu1's task holds the core. The protected
 # task must take no #AC with SLD on under it (ac_sld_cleared stays 0); the
@@ -43,19 +43,25 @@ else
 	cleared=$(ac ac_sld_cleared) handled=$(ac ac_user_handled)
 	w0=$(acct_sum withheld)
 	mark_dmesg
-	# About SECS seconds of 1 ms gaps, on cpu1 without a switch.
-	sldhv oncpu 1 /tmp/slx spin $((SECS * 1000)) split 1000 > /tmp/prot.out &
-	sleep 0.3
-	sldhv oncpu 1 sldcpu time $((SECS * 100)) aligned 10000 > /tmp/nap.out &
-	sldhv oncpu 0 sldcpu spin $((SECS * 500)) split 2000 > /tmp/u1.out &
-	sldhv oncpu 0 sldcpu spin $((SECS * 500)) split 2000 > /tmp/u2.out &
-	wait
-	prot=$(cat /tmp/prot.out)
-	diag "protected: $prot"
-	diag "unprotected on cpu0: $(cat /tmp/u1.out) / $(cat /tmp/u2.out)"
+	# About SECS seconds of 1 ms gaps, on cpu1 without a switch. Again,
+	# up to three runs, while no re-enable came under the held core: on
+	# a host busy with a second VM the protected task can start late
+	# (CI saw none withheld once on 6.1); every run must pass the rest.
+	for r in 1 2 3; do
+		sldhv oncpu 1 /tmp/slx spin $((SECS * 1000)) split 1000 > /tmp/prot.out &
+		sleep 0.3
+		sldhv oncpu 1 sldcpu time $((SECS * 137)) aligned 7300 > /tmp/nap.out &
+		sldhv oncpu 0 sldcpu spin $((SECS * 500)) split 2000 > /tmp/u1.out &
+		sldhv oncpu 0 sldcpu spin $((SECS * 500)) split 2000 > /tmp/u2.out &
+		wait
+		prot=$(cat /tmp/prot.out)
+		diag "run $r, protected: $prot"
+		diag "unprotected on cpu0: $(cat /tmp/u1.out) / $(cat /tmp/u2.out)"
+		like "$prot" "counter=$((SECS * 1000))\$" "run $r, the protected task: every lock done"
+		[ "$(acct_sum withheld)" -le "$w0" ] || break
+	done
 	diag "kernel re-enables stalled in up(): $(cat /sys/module/slowup/parameters/delayed)"
 	diag "$(cat $ACCT)"
-	like "$prot" "counter=$((SECS * 1000))\$" "the protected task: every lock done"
 	is "$(($(ac ac_sld_cleared) - cleared))" 0 \
 		"no #AC of the protected task found SLD on under it (ac_sld_cleared)"
 	is "$(($(ac ac_user_handled) - handled))" 0 \
