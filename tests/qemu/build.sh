@@ -5,6 +5,7 @@
 #
 #   build.sh          build if missing; prints the binary's path on stdout
 #   build.sh --path   prints where the binary is (or would be), builds nothing
+#   build.sh --source installs the build's packages, fetches the source, stops
 #
 # The binary lives in $SLD_CACHE/qemu-sld/<key>/, <key> a hash of the
 # patches, the source version and the configure options: a second run
@@ -26,8 +27,13 @@ if [ "${1:-}" = --path ] || [ -x "$bin" ]; then
 	echo "$bin"
 	exit 0
 fi
-log=$dir/build-$key.log
 mkdir -p "$dir"
+# One build at a time: make check starts it in the background (deps.sh)
+# and the first VM boot waits here for it.
+exec 9>"$dir/build.lock"
+flock 9
+[ ! -x "$bin" ] || { echo "$bin"; exit 0; }
+log=$dir/build-$key.log
 exec 3>&1 4>&2 >"$log" 2>&1	# stdout: the path only; the rest to the log
 trap 'echo "qemu build.sh: failed, see $log" >&4; tail -n 20 "$log" >&4' ERR
 
@@ -57,6 +63,9 @@ if [ ! -f "$src/.ok" ]; then
 	(cd "$src" && apt-get source -q "qemu=$QEMU_DEB")
 	touch "$src/.ok"
 fi
+# --source: the packages and the source only (deps.sh, before it builds
+# in the background, so that no apt runs beside make check's phases).
+[ "${1:-}" != --source ] || exit 0
 
 # A fresh copy of the tree, patched, configured, built.
 rm -rf "$out.tmp"

@@ -32,10 +32,30 @@ for k in $KVERS; do fetch_image "$k"; done
 [ -z "${SLD_SID:-}" ] || bash "$here/sid.sh"
 # SLD_BPO=1: trixie-backports' kernel (tests/vm/bpo.sh, the same in a
 # Debian 13 root; make cpu-check boots it: AMD bus-lock support).
-[ -z "${SLD_BPO:-}" ] || bash "$here/bpo.sh" >/dev/null
-
 # The enforcing test QEMU (tests/qemu/, VM_CPU=enforcing): about 5 minutes
 # on 2 cores the first time, nothing once cached.
+# SLD_DEPS_BG=1 (make check): the QEMU and the backports root are made in
+# the background, niced, while lint, unit and the package checks run
+# (mostly one core, or waiting on the mirror); the first VM boot and
+# cpu-check wait for them (each takes a lock). Their output goes to
+# build/deps-bg.log.
+if [ -n "${SLD_DEPS_BG:-}" ]; then
+	qemu=$(bash "$here/../qemu/build.sh" --path)
+	[ -x "$qemu" ] && [ -s "$SLD_CACHE/bpo.kvers" ] && exit 0
+	# Started already (a later phase's deps): its locks are held.
+	mkdir -p "$SLD_CACHE/qemu-sld"
+	flock -n "$SLD_CACHE/qemu-sld/build.lock" true && flock -n "$SLD_CACHE/bpo.lock" true ||
+		exit 0
+	# The packages both need, now, while nothing else runs apt.
+	ensure_pkgs deps debootstrap
+	bash "$here/../qemu/build.sh" --source
+	mkdir -p "$here/../../build"
+	echo "deps: the test QEMU and the backports root in the background (build/deps-bg.log)"
+	setsid bash -c "nice bash '$here/../qemu/build.sh'; nice bash '$here/bpo.sh'" \
+		> "$here/../../build/deps-bg.log" 2>&1 < /dev/null &
+	exit 0
+fi
+[ -z "${SLD_BPO:-}" ] || bash "$here/bpo.sh" >/dev/null
 if [ ! -x "$(bash "$here/../qemu/build.sh" --path)" ]; then
 	echo "deps: building the enforcing test QEMU (tests/qemu/build.sh)"
 	bash "$here/../qemu/build.sh" >/dev/null

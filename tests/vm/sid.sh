@@ -134,6 +134,11 @@ if [ "$cmd" = pkgs ]; then
 fi
 [ "$cmd" = setup ] || { echo "usage: sid.sh [setup|kvers|run CMD...|pkgs PKG...]" >&2; exit 2; }
 
+# One setup of a root at a time: make check starts the backports root's
+# in the background (deps.sh) and cpu-check waits here for it.
+mkdir -p "$SLD_CACHE"
+exec 8>"$SLD_CACHE/$kind.lock"
+flock 8
 t0=$SECONDS
 proxy=$(apt-config dump --format '%v%n' Acquire::http::Proxy 2>/dev/null | head -n1)
 [ -n "$proxy" ] && [ "$proxy" != DIRECT ] && export http_proxy=$proxy
