@@ -69,7 +69,11 @@ kbuild() {
 build_tree() {	# build_tree SRC DEST [FILE...]: a module dir per kernel
 	local src=$1 dest=$2
 	mkdir -p "$dest"
-	cp -a "$src"/. "$dest"/
+	# The sources only: objects a `make` in SRC left for another kernel
+	# would be taken as built here (seen: a 6.12 .ko booted on 7.3).
+	tar -C "$src" -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
+		--exclude='*.mod.c' --exclude='.*.cmd' --exclude=modules.order \
+		--exclude=Module.symvers --exclude='.*.d' . | tar -C "$dest" -xf -
 	shift 2
 	[ $# -eq 0 ] || cp "$@" "$dest"/
 	set -- "$src" "$dest"
