@@ -199,6 +199,7 @@ if os.path.exists(vm):
     wrmsr = defaultdict(lambda: defaultdict(dict))	# field -> case -> round
     dbtrap = defaultdict(dict)	# case -> round -> ns per lock
     dbgwrmsr = defaultdict(lambda: defaultdict(dict))	# field -> case -> round
+    sibwrmsr = defaultdict(lambda: defaultdict(dict))	# field -> case -> round
     load = defaultdict(dict)
     loadi = defaultdict(lambda: defaultdict(dict))	# kernel -> case -> round
     # bench ("ctxsw" wall clock, "ctxsw-icount" instructions) -> case -> round
@@ -226,6 +227,9 @@ if os.path.exists(vm):
         elif f[1] == "dbgwrmsr" and len(f) > 6 and all(x.replace(".", "", 1).isdigit() for x in f[4:7]):
             for i, k in ((4, "ns"), (5, "real"), (6, "account")):
                 dbgwrmsr[k][f[3]][f[2]] = float(f[i])
+        elif f[1] == "sibwrmsr" and len(f) > 6 and all(x.replace(".", "", 1).isdigit() for x in f[4:7]):
+            for i, k in ((4, "ns"), (5, "real"), (6, "account")):
+                sibwrmsr[k][f[3]][f[2]] = float(f[i])
         elif f[1] == "load" and f[4]:
             load[f[3]][f[2]] = int(f[4])
         elif f[1].startswith("load-icount/") and f[4]:
@@ -302,6 +306,16 @@ plot 'ac.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerror
                     "real WRMSRs to DEBUGCTL per switch",
                     "\nAs the MSR_TEST_CTRL table, for IA32_DEBUGCTL's bus-lock bit (per logical "
                     "CPU; tests/qemu/0006 counts the WRMSRs).\n")
+    if sibwrmsr:
+        wrmsr_table(sibwrmsr, "## DEBUGCTL writes on the SMT sibling per context switch, counted by "
+                    "the enforcing test CPU (Intel model, warn mode, one core of two threads; %d "
+                    "rounds, interleaved)\n",
+                    "real WRMSRs to cpu1's DEBUGCTL per switch on cpu0",
+                    "\nTwo threads pass a byte on cpu0; cpu1 idles beside them. While a protected "
+                    "task holds the core, cpu1's bus-lock bit is set so its tasks' split locks trap "
+                    "(issue #39): a write on cpu1 each time the core's hold changes (mixed), none "
+                    "when it does not (protected: the hold is handed over; unprotected: nothing "
+                    "held).\n")
     if load:
         rounds = load_rounds(load)
         out.append("## insmod cost of the load-time scan in the VM (%d rounds, interleaved)\n" % len(rounds))

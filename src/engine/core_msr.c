@@ -30,7 +30,9 @@
 
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/delay.h>
 #include <linux/hash.h>
+#include <linux/kernel_stat.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -61,9 +63,16 @@ struct sld_cpu {
 	unsigned long toggles_off, toggles_on;
 	unsigned long msr_writes, msr_skipped, reasserts, withheld;
 	unsigned long brackets;
+	/* Beside a held core, unpoliced: since when (user ns), how long. */
+	bool exposed;
+	u64 exposed_from, exposed_ns;
+	unsigned long exposures;
 };
 
 static DEFINE_PER_CPU(struct sld_cpu, sld_cpu);
+static DEFINE_PER_CPU(call_single_data_t, bld_kick);
+static atomic_t kicks_pending;		/* queued or running bld_kicked() */
+static bool kicks_stopped;		/* unloading */
 static raw_spinlock_t core_locks[1 << CORE_LOCK_BITS];
 static DEFINE_MUTEX(disable_lock);		/* lock order: knobs.c */
 static unsigned int disable_count;
@@ -143,15 +152,117 @@ static void count_write(struct sld_cpu *me, bool off, bool written)
 		me->toggles_on++;
 }
 
+/* Core lock held: does cpu itself hold (a task, a bracket, the disable)? */
+static bool cpu_holds(unsigned int cpu)
+{
+	const struct sld_cpu *c = per_cpu_ptr(&sld_cpu, cpu);
+
+	return READ_ONCE(disable_count) || c->task || c->bracket;
+}
+
 /*
- * On this CPU, irqs off: DEBUGCTL's bus-lock bit follows this CPU's own
- * hold, not the core's (debugctl.c: the register is per logical CPU).
+ * The user and nice time cpu has run, in ns, as accounted so far. Read
+ * directly, never through kcpustat_field(): on a nohz_full CPU that waits
+ * for the running task's vtime, and here (a context switch, before
+ * vtime_task_switch()) it would wait forever. Coarser there, never stuck.
+ */
+static u64 user_ns(unsigned int cpu)
+{
+	const u64 *t = kcpustat_cpu(cpu).cpustat;
+
+	return READ_ONCE(t[CPUTIME_USER]) + READ_ONCE(t[CPUTIME_NICE]);
+}
+
+/*
+ * Core lock held; any CPU of the core. Where nothing polices the CPUs
+ * beside a held core (split-lock detection without bus-lock detection, or
+ * the kernel's mode unknown), what their tasks run meanwhile escapes
+ * detection: the user time cpu runs while its core is held and it does
+ * not hold it itself is its exposure (shown in the account).
+ */
+static void exposure_sync(unsigned int cpu)
+{
+	struct sld_cpu *c = per_cpu_ptr(&sld_cpu, cpu);
+	bool want = kernel_runs_sld() && !sld_bld_police() &&
+		    core_wants_off(cpu) && !cpu_holds(cpu);
+
+	if (want == c->exposed)
+		return;
+	if (want) {
+		c->exposed_from = user_ns(cpu);
+		c->exposures++;
+	} else {
+		c->exposed_ns += user_ns(cpu) - c->exposed_from;
+	}
+	c->exposed = want;
+}
+
+/* Core lock held: cpu's exposure so far, in ns. */
+static u64 exposed_now(unsigned int cpu, const struct sld_cpu *c)
+{
+	return c->exposed_ns + (c->exposed ? user_ns(cpu) - c->exposed_from : 0);
+}
+
+/*
+ * On this CPU, core lock held: DEBUGCTL's bus-lock bit as this CPU's hold
+ * and its core's want it (debugctl.c: the register is per logical CPU),
+ * and the exposure of the core's CPUs.
  */
 static void bld_sync_local(void)
 {
-	const struct sld_cpu *me = this_cpu_ptr(&sld_cpu);
+	unsigned int cpu = smp_processor_id(), s;
 
-	sld_bld_sync(READ_ONCE(disable_count) || me->task || me->bracket);
+	sld_bld_sync(cpu_holds(cpu), core_wants_off(cpu));
+	for_each_cpu(s, topology_sibling_cpumask(cpu))
+		exposure_sync(s);
+}
+
+/* A sibling's core changed: its DEBUGCTL, on it (the IPI, hard irq). */
+static void bld_kicked(void *unused)
+{
+	raw_spinlock_t *lock = core_lock(smp_processor_id());
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(lock, flags);
+	bld_sync_local();
+	raw_spin_unlock_irqrestore(lock, flags);
+	atomic_dec(&kicks_pending);
+}
+
+/*
+ * Core lock held, on cpu: the core's hold changed, so the bit its other
+ * CPUs want did too; each writes its own register. Until the kick lands
+ * (an IPI, microseconds) a split lock there goes unnoticed. The call is
+ * asynchronous (irqs are off here); one still queued will read the state
+ * when it runs, so a busy csd needs no second. Counted in kicks_pending
+ * before unloading is checked, so that sld_msr_exit() waits for it.
+ */
+static void kick_siblings(unsigned int cpu)
+{
+	unsigned int s;
+
+	if (!sld_bld_police())
+		return;
+	for_each_cpu(s, topology_sibling_cpumask(cpu)) {
+		if (s == cpu || !cpu_online(s))
+			continue;
+		atomic_inc(&kicks_pending);
+		smp_mb__after_atomic();	/* pairs with kicks_stop()'s smp_mb() */
+		if (READ_ONCE(kicks_stopped) ||
+		    smp_call_function_single_async(s, per_cpu_ptr(&bld_kick, s)))
+			atomic_dec(&kicks_pending);
+	}
+}
+
+/* Unloading: no more kicks, and none queued or running (module text). */
+static void kicks_stop(void)
+{
+	WRITE_ONCE(kicks_stopped, true);
+	smp_mb();	/* a kicker sees it stopped, or we see its count */
+	while (atomic_read(&kicks_pending))
+		usleep_range(100, 1000);
+	/* The IPI handler's last instructions run with irqs off. */
+	synchronize_rcu();
 }
 
 /* Core lock held, on cpu: bring the core to what its CPUs hold. */
@@ -167,6 +278,7 @@ static void core_sync(unsigned int cpu)
 	for_each_cpu(s, topology_sibling_cpumask(cpu))
 		per_cpu_ptr(&sld_cpu, s)->core_off = off;
 	me->core_off = off;
+	kick_siblings(cpu);
 }
 
 /* ---- holds (any context; called on the CPU they are for) ----------------- */
@@ -510,6 +622,10 @@ int sld_msr_init(void)
 
 	for (i = 0; i < ARRAY_SIZE(core_locks); i++)
 		raw_spin_lock_init(&core_locks[i]);
+	for_each_possible_cpu(i)
+		INIT_CSD(per_cpu_ptr(&bld_kick, i), bld_kicked, NULL);
+	WRITE_ONCE(kicks_stopped, false);
+	sld_bld_init();
 	learn_from_msr();
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "sld_compat:online",
 					msr_cpu_online, NULL);
@@ -531,6 +647,7 @@ void sld_msr_exit(void)
 	if (hp_state >= 0)
 		cpuhp_remove_state_nocalls(hp_state);
 	hp_state = -1;
+	kicks_stop();
 }
 
 /* ---- the account ------------------------------------------------------------------ */
@@ -538,9 +655,12 @@ void sld_msr_exit(void)
 /*
  * /proc/sld_compat_account, one line per online CPU: "cpuN core=P.C
  * hold=0|1 task=0|1 bracket=N sld=on|off toggles_off=N toggles_on=N
- * msr_writes=N msr_skipped=N reasserts=N withheld=N brackets=N" and
- * DEBUGCTL's bus-lock bit (debugctl.c: "bld=none" where the kernel sets
- * none, else "bld=on|off bld_writes=N bld_failed=N"). hold: sld_compat
+ * msr_writes=N msr_skipped=N reasserts=N withheld=N brackets=N
+ * exposed=0|1 exposures=N exposed_ms=N" and DEBUGCTL's bus-lock bit
+ * (debugctl.c: "bld=none" where sld_compat never writes it, else
+ * "bld=on|off bld_writes=N bld_failed=N"). exposed: this CPU runs beside
+ * a core held off with nothing policing it (exposure_sync()), exposures
+ * how often that began, exposed_ms the user time it ran so. hold: sld_compat
  * holds this CPU's core off; withheld: the kernel's re-enable writes not
  * made because the core was held; sld: the state the MSR is in as far as
  * sld_compat knows (on only where the CPU has SLD, the kernel runs it, or
@@ -582,17 +702,20 @@ static int acct_show(struct seq_file *m, void *v)
 	struct sld_cpu c;
 	unsigned long flags;
 	char bld[64];
+	u64 exposed;
 
 	raw_spin_lock_irqsave(lock, flags);
 	c = *(struct sld_cpu *)v;
+	exposed = exposed_now(cpu, &c);
 	raw_spin_unlock_irqrestore(lock, flags);
 	sld_bld_show(cpu, bld, sizeof(bld));
-	seq_printf(m, "cpu%u core=%d.%d hold=%d task=%d bracket=%u sld=%s toggles_off=%lu toggles_on=%lu msr_writes=%lu msr_skipped=%lu reasserts=%lu withheld=%lu brackets=%lu%s\n",
+	seq_printf(m, "cpu%u core=%d.%d hold=%d task=%d bracket=%u sld=%s toggles_off=%lu toggles_on=%lu msr_writes=%lu msr_skipped=%lu reasserts=%lu withheld=%lu brackets=%lu exposed=%d exposures=%lu exposed_ms=%llu%s\n",
 		   cpu, topology_physical_package_id(cpu),
 		   topology_core_id(cpu), c.core_off, c.task, c.bracket,
 		   kernel_runs_sld() && !c.core_off ? "on" : "off",
 		   c.toggles_off, c.toggles_on, c.msr_writes, c.msr_skipped,
-		   c.reasserts, c.withheld, c.brackets, bld);
+		   c.reasserts, c.withheld, c.brackets, c.exposed, c.exposures,
+		   div_u64(exposed, NSEC_PER_MSEC), bld);
 	return 0;
 }
 
@@ -617,6 +740,27 @@ void sld_account_exit(void)
 {
 	proc_remove(acct_entry);
 	acct_entry = NULL;
+}
+
+/* The exposure of all online CPUs (exposure_sync()): how often, how long. */
+void sld_msr_exposure(unsigned long *n, unsigned long long *ms)
+{
+	unsigned long flags;
+	unsigned int cpu;
+	u64 ns = 0;
+
+	*n = 0;
+	/* Every possible CPU: a counter must not drop when one goes offline. */
+	for_each_possible_cpu(cpu) {
+		const struct sld_cpu *c = per_cpu_ptr(&sld_cpu, cpu);
+		raw_spinlock_t *lock = core_lock(cpu);
+
+		raw_spin_lock_irqsave(lock, flags);
+		*n += c->exposures;
+		ns += exposed_now(cpu, c);
+		raw_spin_unlock_irqrestore(lock, flags);
+	}
+	*ms = div_u64(ns, NSEC_PER_MSEC);
 }
 
 /* How many modules hold SLD off everywhere (on_hypervisor=disable). */

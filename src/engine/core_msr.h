@@ -26,5 +26,6 @@ void sld_msr_sync_all(void);		/* sleepable */
 void sld_account_init(void);		/* /proc/sld_compat_account */
 void sld_account_exit(void);
 int sld_disable_count_show(char *buf, size_t size);
+void sld_msr_exposure(unsigned long *n, unsigned long long *ms);	/* sums */
 
 #endif /* SLD_CORE_MSR_H */

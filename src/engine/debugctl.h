@@ -5,7 +5,10 @@
 
 #include <linux/types.h>
 
-void sld_bld_sync(bool hold);		/* this CPU, irqs off */
+bool sld_bld_police(void);		/* siblings of a held core policed */
+bool sld_bld_policed_here(void);	/* this CPU's bit is for that */
+void sld_bld_init(void);
+void sld_bld_sync(bool cpu_holds, bool core_held);	/* this CPU, locked */
 int sld_bld_show(unsigned int cpu, char *buf, size_t size);
 
 #endif /* SLD_DEBUGCTL_H */

@@ -69,6 +69,19 @@ int sld_hook_return(struct pt_regs *regs, unsigned long ret)
 	return 1;
 }
 
+/*
+ * An override pre-handler's tail call: the probed function's caller gets
+ * to target instead, with regs' arguments, as if the probed function had
+ * jumped there. As sld_hook_return(), by the probe's return (iret, or
+ * ftrace's ret into regs->ip), so under IBT target needs no ENDBR: a
+ * sealed function is fine. The probe sits at the entry, before any frame.
+ */
+int sld_hook_redirect(struct pt_regs *regs, unsigned long target)
+{
+	instruction_pointer_set(regs, target);
+	return 1;
+}
+
 static struct sld_hook *hooks[MAX_HOOKS];
 static unsigned int nhooks;
 static bool armed;

@@ -40,5 +40,6 @@ void sld_hook_want(struct sld_hook *h, bool want);
  */
 void sld_hook_just_return(void);
 int sld_hook_return(struct pt_regs *regs, unsigned long ret);
+int sld_hook_redirect(struct pt_regs *regs, unsigned long target);
 
 #endif /* SLD_HOOKS_H */

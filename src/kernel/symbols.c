@@ -135,6 +135,23 @@ static bool kernel_sets_bld(void)
 	return READ_ONCE(seen);
 }
 
+/*
+ * Without the handler (the penalty is given there) or the kernel's mode
+ * (warn and fatal differ), the CPUs beside a held core are not policed:
+ * their tasks' split locks go unnoticed while the core is held.
+ */
+static void police_degraded(const char *why)
+{
+	char reason[128];
+
+	if (!sld_kernel.bld_police)
+		return;
+	sld_kernel.bld_police = false;
+	snprintf(reason, sizeof(reason),
+		 "%s: tasks beside a protected one are not policed by #DB", why);
+	sld_degrade("bld-police", reason);
+}
+
 int sld_symbols_init(void)
 {
 	sld_kernel.cpu_sld = sld_cpu_has_split_lock_detect();
@@ -145,6 +162,16 @@ int sld_symbols_init(void)
 		(boot_cpu_data.x86_vendor == X86_VENDOR_AMD ||
 		 boot_cpu_data.x86_vendor == X86_VENDOR_HYGON);
 
+	/*
+	 * Intel with both detections, the bus-lock bit left clear (warn or
+	 * fatal: the kernel uses the #AC): the CPUs beside a core held off
+	 * can be policed by #DB (debugctl.c). Decided with the kernel's
+	 * mode and handler below.
+	 */
+	sld_kernel.bld_police = sld_kernel.cpu_sld && sld_kernel.cpu_bld &&
+		!sld_kernel.kernel_bld &&
+		boot_cpu_data.x86_vendor == X86_VENDOR_INTEL;
+
 	sld_kernel.resolver_ok = resolver_works();
 	if (!sld_kernel.resolver_ok) {
 		sld_degrade("kallsyms", "kprobes do not resolve symbol names here");
@@ -152,8 +179,15 @@ int sld_symbols_init(void)
 		sld_degrade("ac-guest", "no symbol lookup");
 		sld_degrade("db-bus-lock", "no symbol lookup");
 		sld_degrade("sld-mode", "no symbol lookup");
+		police_degraded("no symbol lookup");
 		return 0;
 	}
 	find_split_lock_code();
+	if (!sld_kernel.bus_lock_handler)
+		police_degraded("kernel has no handle_bus_lock");
+	else if (!sld_kernel.warn && !sld_kernel.user_handler)
+		police_degraded("kernel has no split_lock_warn or handle_user_split_lock");
+	else if (!sld_kernel.sld_state)
+		police_degraded("kernel's split-lock mode unknown");
 	return 0;
 }

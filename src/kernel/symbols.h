@@ -18,6 +18,7 @@ struct sld_kernel {
 	bool cpu_bld;		/* X86_FEATURE_BUS_LOCK_DETECT */
 	bool kernel_bld;	/* the kernel set DEBUGCTL's bus-lock bit */
 	bool svm_bld;		/* ... on an AMD host: SVM guests see it */
+	bool bld_police;	/* Intel, SLD and BLD, bit 2 left clear */
 	const int *sld_state;	/* the kernel's sld_state, if found */
 	const unsigned int *mitigate;	/* sysctl_sld_mitigate, if found */
 	unsigned long user_handler;	/* handle_user_split_lock */

@@ -44,6 +44,7 @@ make_tree() {
 	printf 'vmmon state=watching via=profile entry=Vmx86_RunVM tasks=2 ac_user=4 ac_guest=1\nbad"hv\\ state=armed via=- entry=- tasks=0 ac_user=0 ac_guest=0\n' > "$S/hypervisors"
 	printf '12 CPU 1/KVM why=exempt hv=- cpu=0 running=1 switches=3 ac_user=0 ac_guest=1\n13 vmware-vmx why=hypervisor hv=vmmon cpu=1 running=0 switches=3 ac_user=0 ac_guest=1\n14 vmware-vmx why=hypervisor hv=vmmon cpu=1 running=0 switches=1 ac_user=0 ac_guest=0\n... 3 more\n' > "$S/tasks"
 	echo 1 > "$S/disable_count"
+	printf 'db_handled 2\ndb_passed 1\ndb_not_protected 0\ndb_policed 19\nsibling_exposures 3\nsibling_exposed_ms 1200\n' > "$S/db"
 	printf '1000 game scope=sld-run-game-42.scope since=120 tasks=3 ac=0\n0 x scope=sld-run-x-7.scope since=9 tasks=1 ac=2\n... 1 more task(s)\n' > "$S/runs"
 	printf 'processor\t: 0\nflags\t\t: fpu split_lock_detect\n' > "$R/proc/cpuinfo"
 	printf 'cpu0 core=0.0 hold=0 task=0 bracket=0 sld=on toggles_off=4 toggles_on=3 msr_writes=7 msr_skipped=0 reasserts=1 brackets=2\ncpu1 core=0.1 hold=0 task=0 bracket=0 sld=on toggles_off=1 toggles_on=1 msr_writes=2 msr_skipped=0 reasserts=0 brackets=0\n' > "$R/proc/sld_compat_account"
@@ -76,6 +77,10 @@ for want in \
 	'sld_compat_module_info{module="vmmon",verdict="hypervisor",reason="vmx-text"} 1' \
 	'sld_compat_module_guest_calls_total{module="vmmon"} 9' \
 	'sld_compat_sld_disable_holders 1' \
+	'sld_compat_db_traps_total{outcome="policed"} 19' \
+	'# TYPE sld_compat_sibling_exposures_total counter' \
+	'sld_compat_sibling_exposures_total 3' \
+	'sld_compat_sibling_exposed_seconds_total 1.200' \
 	'sld_compat_task_events_total{event="protected_run"} 4' \
 	'# TYPE sld_compat_runs gauge' \
 	'sld_compat_runs 2' \

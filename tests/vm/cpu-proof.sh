@@ -13,6 +13,8 @@
 #   enforcing-amd  the AMD model (tests/qemu/0005): AuthenticAMD, the
 #              bus-lock trap, no split-lock detection (MSR_TEST_CTRL
 #              faults), no IBT
+#   enforcing-nobld  the Intel model without bus-lock detection (as Ice
+#              Lake): split-lock detection as enforcing, no bus-lock trap
 #   *-ratelimit    either model with split_lock_detect=ratelimit:N
 # On failure the file exits 1 and init bails out of the boot.
 # shellcheck source=SCRIPTDIR/lib.sh # the VM's /tests is tests/vm
@@ -48,6 +50,7 @@ msr_loaded=
 # 0 on the Intel model); the split-lock flags are not asserted there.
 case $label in
 enforcing) yn=yes sld=0x20000000 bld=yes ibt=yes ;;
+enforcing-nobld) yn=yes sld=0x20000000 bld=no ibt=yes ;;
 enforcing-ratelimit) yn=skip sld=0x0 bld=yes ibt=yes ;;
 enforcing-amd) yn=no sld='' bld=yes ibt=no ;;
 enforcing-amd-ratelimit) yn=skip sld='' bld=yes ibt=no ;;

@@ -147,11 +147,11 @@ field() { echo "$1" | sed -n "s/.*$2=\([0-9A-Z]*\).*/\1/p"; }
 # where sld_compat's MSR writes are real; 0 under stock TCG, where it
 # skips them (no SLD to switch). The CPU the boot was given (vm.sh), which
 # cpu-proof.sh proved first: not what the guest happens to see.
-if [ "$(cat /tests/cpu)" = enforcing ]; then CPU_SLD=1; else CPU_SLD=0; fi
+case $(cat /tests/cpu) in enforcing | enforcing-nobld) CPU_SLD=1 ;; *) CPU_SLD=0 ;; esac
 # CPU_BLD: 1 where the boot's CPU offers bus-lock detection (both test
 # CPU models since tests/qemu/0005), 0 under stock TCG.
 # shellcheck disable=SC2034 # CPU_BLD: what the tests read
-case $(cat /tests/cpu) in enforcing*) CPU_BLD=1 ;; *) CPU_BLD=0 ;; esac
+case $(cat /tests/cpu) in enforcing-nobld) CPU_BLD=0 ;; enforcing*) CPU_BLD=1 ;; *) CPU_BLD=0 ;; esac
 # KMODE: the kernel's split-lock mode at boot, its default warn where the
 # CPU has SLD; off under stock TCG (no X86_FEATURE_SPLIT_LOCK_DETECT).
 if [ $CPU_SLD = 1 ]; then KMODE=warn; else KMODE=off; fi

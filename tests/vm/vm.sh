@@ -31,7 +31,8 @@
 # installed), results in build/vm-enforcing (make cpu-check). Unset: the
 # system's QEMU with TCG's "max" CPU, which has neither. VM_CPU=enforcing-amd
 # boots the same QEMU as an AMD CPU (bus-lock #DB trap, SVM; results in
-# build/vm-enforcing-amd). VM_APPEND: more kernel arguments (e.g.
+# build/vm-enforcing-amd); VM_CPU=enforcing-nobld as the Intel model
+# without bus-lock detection (Ice Lake). VM_APPEND: more kernel arguments (e.g.
 # split_lock_detect=ratelimit:1).
 #
 # The run fails (not ok lines) if the VM does not finish, if any test
@@ -167,6 +168,9 @@ else
 	cp -r "${VM_T:-$top/tests/vm/t}" "$root/tests/t"
 	smp=2
 	cpu=max
+	# VM_SMT=1: the two vCPUs as two threads of one core (the bench of
+	# bench/vm/55-sibling.sh; the smt mode is the suite's).
+	[ -z "${VM_SMT:-}" ] || smp=2,sockets=1,cores=1,threads=2
 fi
 # VM_ONLY="40 45": run only the tests whose names start so (development);
 # VM_SKIP="20 25": all but those (check.sh: what another boot of the same
@@ -195,6 +199,15 @@ enforcing)
 	enforcing_cpu
 	qemu=$enf_qemu cpu=$enf_cpu cpu_append=$enf_append
 	qemu_opts=("${enf_opts[@]}") ;;
+enforcing-nobld)
+	# The Intel model without bus-lock detection, as Ice Lake parts:
+	# split-lock detection only (issue #39: what is left of the SMT
+	# sibling's exposure there).
+	# shellcheck source=SCRIPTDIR/../qemu/enforcing.sh
+	. "$top/tests/qemu/enforcing.sh"
+	enforcing_cpu
+	qemu=$enf_qemu cpu=$enf_cpu,-bus-lock-detect cpu_append=$enf_append
+	qemu_opts=("${enf_opts[@]}") ;;
 enforcing-amd)
 	# The same QEMU as an AMD Zen 5 (family 0x1a) with SVM: no split-lock
 	# detection, MSR_TEST_CTRL or IBT (tests/qemu/0005); the bus-lock #DB
@@ -205,7 +218,7 @@ enforcing-amd)
 	qemu=$enf_qemu cpu=max,hypervisor=off,vendor=AuthenticAMD,family=26,model=2,+svm
 	qemu_opts=("${enf_opts[@]}") ;;
 *)
-	echo "vm.sh: VM_CPU=$VM_CPU: only 'enforcing' and 'enforcing-amd' are known" >&2
+	echo "vm.sh: VM_CPU=$VM_CPU: only 'enforcing', 'enforcing-nobld' and 'enforcing-amd' are known" >&2
 	exit 1 ;;
 esac
 # The label the guest proves first (tests/vm/cpu-proof.sh) and every
@@ -217,7 +230,7 @@ esac
 label=${VM_CPU:-stock}
 case ${VM_APPEND:-} in *split_lock_detect=ratelimit*) label=$label-ratelimit ;; esac
 echo "$label" > "$root/tests/cpu"
-if [ "${VM_CPU:-}" = enforcing ] && grep -qx 'CONFIG_X86_KERNEL_IBT=y' "$kroot/boot/config-$kver"; then
+if [[ ${VM_CPU:-} = enforcing || ${VM_CPU:-} = enforcing-nobld ]] && grep -qx 'CONFIG_X86_KERNEL_IBT=y' "$kroot/boot/config-$kver"; then
 	echo 1 > "$root/tests/cpu.ibt"
 else
 	echo 0 > "$root/tests/cpu.ibt"

@@ -168,6 +168,13 @@ static const struct ac_map db_traps[] = {
 	{ "db_handled", "db_traps_total", "handled", NULL },
 	{ "db_passed", "db_traps_total", "passed", NULL },
 	{ "db_not_protected", "db_traps_total", "not_protected", NULL },
+	{ "db_policed", "db_traps_total", "policed", NULL },
+	{ 0 }
+};
+
+static const struct ac_map exposures[] = {
+	{ "sibling_exposures", "sibling_exposures_total", NULL,
+	  "Times a CPU began running beside a core held off, unpoliced (SLD without bus-lock detection)." },
 	{ 0 }
 };
 
@@ -240,6 +247,19 @@ static void ac_family(const char *text, const struct ac_map *m,
 		else
 			sample(m->metric, NULL, NULL, NULL, 0, v);
 	}
+}
+
+/* The SMT siblings' exposure: how often, and its user time in seconds. */
+static void prom_siblings(const char *db)
+{
+	unsigned long long ms;
+
+	ac_family(db, exposures, NULL, "counter", exposures[0].help);
+	if (ac_value(db, "sibling_exposed_ms", &ms))
+		return;
+	head("sibling_exposed_seconds_total", "counter",
+	     "User time CPUs ran beside a core held off, unpoliced.");
+	printf(PFX "sibling_exposed_seconds_total %llu.%03llu\n", ms / 1000, ms % 1000);
 }
 
 static void prom_ac(const char *text)
@@ -599,9 +619,11 @@ void status_prom(const struct prom_in *in)
 	if (in->loaded) {
 		prom_mechanism(in->mechanism);
 		prom_ac(in->ac);
-		if (in->db)
+		if (in->db) {
 			ac_family(in->db, db_traps, "outcome", "counter",
 				  "Bus-lock #DB traps seen by sld_compat, by outcome.");
+			prom_siblings(in->db);
+		}
 		prom_hv(in->hypervisors);
 		prom_tasks(in->tasks);
 		prom_runs(in->runs);

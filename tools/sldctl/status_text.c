@@ -66,7 +66,11 @@ static const struct group {
 	{ "#DB (bus lock)", "db", {
 		{ "db_handled", "handled" },
 		{ "db_passed", "passed on" },
-		{ "db_not_protected", "not protected" } } },
+		{ "db_not_protected", "not protected" },
+		{ "db_policed", "policed beside a held core" } } },
+	{ "SMT siblings beside a held core, unpoliced", "db", {
+		{ "sibling_exposures", "times" },
+		{ "sibling_exposed_ms", "user ms" } } },
 	{ "tasks now", "ac", {
 		{ "tasks_exempt", "exempt" },
 		{ "tasks_pinning", "pinning sld_compat" } } },

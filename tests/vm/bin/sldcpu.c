@@ -7,9 +7,10 @@
  *   sldcpu time N split|aligned GAP_US
  *       N locked adds of 1, each after GAP_US of sleep (time for the
  *       kernel to re-enable detection; 0: no sleep at all); prints
- *       "locks=N per_lock_us=U per_lock_ns=NS max_us=M counter=C" (C must
- *       be N: the #AC comes before memory changes and the add is then
- *       redone once)
+ *       "locks=N per_lock_us=U per_lock_ns=NS max_us=M slow=S counter=C"
+ *       (S: the locks that took 5 ms or more, the kernel's penalty; C
+ *       must be N: the #AC comes before memory changes and the add is
+ *       then redone once)
  *   sldcpu spin N split|aligned GAP_US
  *       the same, but GAP_US of busy waiting between the locks: the task
  *       stays on its CPU (a protected vCPU that runs its guest)
@@ -120,11 +121,14 @@ static void spin_us(long gap_us)
 		;
 }
 
+/* A lock this slow paid the kernel's penalty (its 10 ms sleep). */
+#define SLOW_NS		(5 * 1000 * 1000ull)
+
 static int do_time(int n, const char *how, long gap_us, int busy)
 {
 	uint32_t *p = target(how);
 	uint64_t sum = 0, max = 0, t;
-	int i;
+	int i, slow = 0;
 
 	if (!p || n <= 0)
 		return usage();
@@ -140,11 +144,13 @@ static int do_time(int n, const char *how, long gap_us, int busy)
 		sum += t;
 		if (t > max)
 			max = t;
+		if (t >= SLOW_NS)
+			slow++;
 	}
-	printf("locks=%d per_lock_us=%llu per_lock_ns=%llu max_us=%llu counter=%u\n",
+	printf("locks=%d per_lock_us=%llu per_lock_ns=%llu max_us=%llu slow=%d counter=%u\n",
 	       n, (unsigned long long)(sum / n / 1000),
 	       (unsigned long long)(sum / n),
-	       (unsigned long long)(max / 1000), *p);
+	       (unsigned long long)(max / 1000), slow, *p);
 	return 0;
 }
 
