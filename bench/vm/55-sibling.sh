@@ -21,23 +21,8 @@ P2=20000	# ping-pong rounds
 load
 insmod /mod/fx_hv.ko
 echo bench_none > $P/exempt_comm	# the key on without fx_hv's ioctl
-one() {
-	case $2 in
-	unprotected) dev= ;;
-	protected) dev=fx_hv ;;
-	mixed) dev="fx_hv one" ;;
-	esac
-	sleep 1		# work left by the last case done
-	r=$(sldcpu wrmsrs 1 debugctl) a=$(acf cpu1 bld_writes)
-	# shellcheck disable=SC2086 # dev: none, one word or "fx_hv one"
-	out=$(sldhv pingpong $P2 $dev)
-	sleep 0.2	# the last kick is in the account
-	r=$(($(sldcpu wrmsrs 1 debugctl) - r)) a=$(($(acf cpu1 bld_writes) - a))
-	c=$(field "$out" csw)
-	if [ "${c:-0}" -eq 0 ]; then echo "# bench: sibling $2: no switches ($out)"; return; fi
-	printf 'BENCH\tsibwrmsr\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" \
-		"$(field "$out" ns_per_switch)" "$(ratio3 "$r" "$c")" "$(ratio3 "$a" "$c")" "$c"
-}
+PP_MSR=debugctl PP_CPU=1	# wrmsr_pingpong (lib.sh): cpu1's DEBUGCTL writes
+one() { wrmsr_bench_row sibwrmsr "$1" "$2" $P2; }	# lib.sh
 interleave "$R" unprotected protected mixed
 echo - > $P/exempt_comm
 unload

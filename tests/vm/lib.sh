@@ -283,16 +283,17 @@ balanced() {
 # sld_compat's account says) and pp_csw (the threads' context switches).
 # PP_MSR=debugctl: to IA32_DEBUGCTL instead (tests/qemu/0006, the
 # account's bld_writes; 0 where sld_compat never writes it, bld=none).
+# PP_CPU=1: cpu1's writes instead (the SMT sibling, bench/vm/55-sibling.sh).
 wrmsr_pingpong() {
 	# Names of its own: interleave's round counter is _r.
 	if [ "${PP_MSR:-}" = debugctl ]; then _pp_c=debugctl _pp_f=bld_writes
 	else _pp_c='' _pp_f=msr_writes; fi
 	# shellcheck disable=SC2086 # _pp_c: empty or one word
-	_pp_r=$(sldcpu wrmsrs 0 $_pp_c) _pp_a=$(acf cpu0 $_pp_f)
+	_pp_r=$(sldcpu wrmsrs "${PP_CPU:-0}" $_pp_c) _pp_a=$(acf "cpu${PP_CPU:-0}" $_pp_f)
 	pp_out=$(sldhv pingpong "$@")
 	sleep 0.2	# the last switch's write is in the account
 	# shellcheck disable=SC2086 # as above
-	_pp_r2=$(sldcpu wrmsrs 0 $_pp_c) _pp_a2=$(acf cpu0 $_pp_f)
+	_pp_r2=$(sldcpu wrmsrs "${PP_CPU:-0}" $_pp_c) _pp_a2=$(acf "cpu${PP_CPU:-0}" $_pp_f)
 	# shellcheck disable=SC2034 # pp_*: what the caller reads
 	pp_real=$((_pp_r2 - _pp_r)) pp_acct=$((${_pp_a2:-0} - ${_pp_a:-0}))
 	# shellcheck disable=SC2034 # as above
