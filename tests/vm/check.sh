@@ -67,11 +67,11 @@ esac
 		echo "VM_CPU=$cpu VM_OUT=$vm VM_SKIP='$(skip "$k")' $top/tests/vm/vm.sh $k check"
 	done
 	# The knob tables (20, 25, 28) do not depend on the CPU: never on the
-	# stock boot. t-smt/20 and 30 need the CPU's #AC.
+	# stock boot. t-smt/20, 30 and 40 need the CPU's #AC.
 	[ -z "$cpu" ] || echo "VM_CPU= VM_OUT=$stock $stock_sel $top/tests/vm/vm.sh $first check"
 	printf "VM_CPU=$cpu VM_OUT=$vm $top/tests/vm/vm.sh %s smt\n" "${kvers[@]}"
 	echo "VM_CPU= VM_OUT=$vm $top/tests/vm/vm.sh $first many"
-	[ -z "$cpu" ] || echo "VM_CPU= VM_OUT=$stock VM_SKIP='20 30' $top/tests/vm/vm.sh $first smt"
+	[ -z "$cpu" ] || echo "VM_CPU= VM_OUT=$stock VM_SKIP='20 30 40' $top/tests/vm/vm.sh $first smt"
 } | xargs -P "${VM_JOBS:-2}" -L1 env
 taps=()
 for k in "${kvers[@]}"; do taps+=("$vm/$k.tap" "$vm/$k-smt.tap"); done
