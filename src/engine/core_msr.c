@@ -174,17 +174,27 @@ static u64 user_ns(unsigned int cpu)
 }
 
 /*
- * Core lock held; any CPU of the core. Where nothing polices the CPUs
- * beside a held core (split-lock detection without bus-lock detection, or
- * the kernel's mode unknown), what their tasks run meanwhile escapes
- * detection: the user time cpu runs while its core is held and it does
- * not hold it itself is its exposure (shown in the account).
+ * Where nothing polices the CPUs beside a held core (split-lock detection
+ * without bus-lock detection, or the kernel's mode unknown), what their
+ * tasks run meanwhile escapes detection. Once true, never false again:
+ * the kernel's mode does not change after boot, and sld_seen_on is never
+ * forgotten.
  */
-static void exposure_sync(unsigned int cpu)
+static bool exposure_counted(void)
+{
+	return kernel_runs_sld() && !sld_bld_police();
+}
+
+/*
+ * Core lock held; any CPU of the core, whose hold state is core_held
+ * (core_wants_off()), where exposure_counted(): the user time cpu runs
+ * while its core is held and it does not hold it itself is its exposure
+ * (shown in the account).
+ */
+static void exposure_sync(unsigned int cpu, bool core_held)
 {
 	struct sld_cpu *c = per_cpu_ptr(&sld_cpu, cpu);
-	bool want = kernel_runs_sld() && !sld_bld_police() &&
-		    core_wants_off(cpu) && !cpu_holds(cpu);
+	bool want = core_held && !cpu_holds(cpu);
 
 	if (want == c->exposed)
 		return;
@@ -211,10 +221,13 @@ static u64 exposed_now(unsigned int cpu, const struct sld_cpu *c)
 static void bld_sync_local(void)
 {
 	unsigned int cpu = smp_processor_id(), s;
+	bool held = core_wants_off(cpu);
 
-	sld_bld_sync(cpu_holds(cpu), core_wants_off(cpu));
+	sld_bld_sync(cpu_holds(cpu), held);
+	if (!exposure_counted())
+		return;
 	for_each_cpu(s, topology_sibling_cpumask(cpu))
-		exposure_sync(s);
+		exposure_sync(s, held);
 }
 
 /* A sibling's core changed: its DEBUGCTL, on it (the IPI, hard irq). */

@@ -49,6 +49,7 @@
  * The stub is reached by a return, never an indirect call or jump, so
  * under IBT it needs no ENDBR (hence ANNOTATE_NOENDBR for objtool).
  */
+void sld_hook_just_return(void);	/* the stub: regs->ax is the return value */
 asm(".pushsection .text, \"ax\"\n"
 	".type sld_hook_just_return, @function\n"
 	".globl sld_hook_just_return\n"
@@ -61,25 +62,25 @@ asm(".pushsection .text, \"ax\"\n"
 
 #define MAX_HOOKS 16	/* 13 at most today */
 
-/* An override pre-handler's return: the probed function returns ret. */
-int sld_hook_return(struct pt_regs *regs, unsigned long ret)
-{
-	regs->ax = ret;
-	instruction_pointer_set(regs, (unsigned long)sld_hook_just_return);
-	return 1;
-}
-
 /*
  * An override pre-handler's tail call: the probed function's caller gets
  * to target instead, with regs' arguments, as if the probed function had
- * jumped there. As sld_hook_return(), by the probe's return (iret, or
- * ftrace's ret into regs->ip), so under IBT target needs no ENDBR: a
- * sealed function is fine. The probe sits at the entry, before any frame.
+ * jumped there. By the probe's return (iret, or ftrace's ret into
+ * regs->ip), as the stub above is reached, so under IBT target needs no
+ * ENDBR: a sealed function is fine. The probe sits at the entry, before
+ * any frame.
  */
 int sld_hook_redirect(struct pt_regs *regs, unsigned long target)
 {
 	instruction_pointer_set(regs, target);
 	return 1;
+}
+
+/* An override pre-handler's return: the probed function returns ret. */
+int sld_hook_return(struct pt_regs *regs, unsigned long ret)
+{
+	regs->ax = ret;
+	return sld_hook_redirect(regs, (unsigned long)sld_hook_just_return);
 }
 
 static struct sld_hook *hooks[MAX_HOOKS];

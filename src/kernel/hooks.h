@@ -35,10 +35,9 @@ bool sld_hooks_kernel_off(void);	/* kprobes off system-wide (debugfs) */
 void sld_hook_want(struct sld_hook *h, bool want);
 
 /*
- * Where an override hook's pre-handler points regs->ip to return from the
- * probed function (hooks.c's asm stub): regs->ax is the return value.
+ * An override hook's pre-handler ends with one of these: the probed
+ * function returns ret, or its caller gets to target instead (hooks.c).
  */
-void sld_hook_just_return(void);
 int sld_hook_return(struct pt_regs *regs, unsigned long ret);
 int sld_hook_redirect(struct pt_regs *regs, unsigned long target);
 
