@@ -13,20 +13,20 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 
-#include "sld_compat.h"
-#include "ac_path.h"
-#include "core_msr.h"
-#include "db_path.h"
-#include "degraded.h"
-#include "exempt.h"
-#include "hooks.h"
-#include "hvwatch.h"
-#include "knobs.h"
-#include "modscan.h"
-#include "policy.h"
-#include "status.h"
-#include "symbols.h"
-#include "task_sld.h"
+#include "detect/modscan.h"
+#include "detect/policy.h"
+#include "engine/ac_path.h"
+#include "engine/db_path.h"
+#include "engine/exempt.h"
+#include "engine/hvwatch.h"
+#include "engine/msr/core_msr.h"
+#include "engine/task/task.h"
+#include "kernel/degraded.h"
+#include "kernel/hooks.h"
+#include "kernel/symbols.h"
+#include "knobs/knobs.h"
+#include "knobs/switches.h"
+#include "status/status.h"
 
 static void say_what_we_found(void)
 {

@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "x86scan.h"
+#include "x86scan/x86scan.h"
 #include "engines.h"
 
 struct sec {

@@ -17,7 +17,7 @@
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
 
-#include "conftest.h"
+#include "compat/conftest.h"
 
 /*
  * kvm_amd clears the host's DEBUGCTL around VMRUN from 6.14 on ("KVM: SVM:

@@ -49,11 +49,11 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
-#include "sld_compat.h"
-#include "degraded.h"
-#include "hooks.h"
-#include "modcapture.h"
-#include "modinfo.h"
+#include "detect/modcapture.h"
+#include "kernel/degraded.h"
+#include "kernel/hooks.h"
+#include "knobs/switches.h"
+#include "modlib/modinfo.h"
 
 #define NPENDING	8	/* loads between module_finalize and COMING */
 

@@ -17,10 +17,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "sld_compat.h"
-#include "degraded.h"
-#include "policy.h"
-#include "modrecords.h"
+#include "detect/modrecords.h"
+#include "detect/policy.h"
+#include "kernel/degraded.h"
+#include "knobs/switches.h"
 
 #define MAX_GONE	32	/* unloaded records kept for status */
 

@@ -9,10 +9,11 @@
 #include <linux/list.h>
 #include <linux/module.h>
 
-#include "sld_compat.h"
-#include "modcapture.h"
-#include "verdict.h"
-#include "trust.h"
+#include "detect/modcapture.h"
+#include "detect/policy.h"
+#include "detect/trust.h"
+#include "knobs/switches.h"
+#include "modlib/verdict.h"
 
 enum modrec_flags {
 	RF_SECTIONS = BIT(0),	/* per-section scan (else text regions) */

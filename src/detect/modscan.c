@@ -26,20 +26,20 @@
 #include <linux/string.h>
 #include <asm/ibt.h>
 
-#include "sld_compat.h"
-#include "degraded.h"
-#include "hooks.h"
-#include "policy.h"
-#include "symbols.h"
 #include "compat/compat.h"
-#include "x86scan.h"
-#include "verdict.h"
-#include "trust.h"
-#include "registry.h"
-#include "modcapture.h"
-#include "modrecords.h"
-#include "modwalk.h"
-#include "modscan.h"
+#include "detect/modcapture.h"
+#include "detect/modrecords.h"
+#include "detect/modscan.h"
+#include "detect/modwalk.h"
+#include "detect/policy.h"
+#include "detect/registry.h"
+#include "detect/trust.h"
+#include "kernel/degraded.h"
+#include "kernel/hooks.h"
+#include "kernel/symbols.h"
+#include "knobs/switches.h"
+#include "modlib/verdict.h"
+#include "x86scan/x86scan.h"
 
 #define SCAN_CHUNK	4096	/* instructions between cond_resched() */
 

@@ -16,10 +16,10 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
-#include "sld_compat.h"
-#include "degraded.h"
-#include "symbols.h"
-#include "modwalk.h"
+#include "detect/modwalk.h"
+#include "kernel/degraded.h"
+#include "kernel/symbols.h"
+#include "knobs/switches.h"
 
 /*
  * Held while one already-loaded module is scanned and decided. A GOING

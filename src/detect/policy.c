@@ -19,11 +19,11 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
-#include "sld_compat.h"
-#include "core_msr.h"
-#include "hvwatch.h"
-#include "knobs.h"
-#include "policy.h"
+#include "detect/policy.h"
+#include "engine/hvwatch.h"
+#include "engine/msr/core_msr.h"
+#include "knobs/knobs.h"
+#include "knobs/switches.h"
 
 /* The schema's values, indexed by enum sld_policy. */
 static_assert(SLD_POLICY_PROTECT == 0 && SLD_POLICY_DISABLE == 1 &&

@@ -18,11 +18,11 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "sld_compat.h"
-#include "knobs.h"
-#include "names.h"
-#include "verdict.h"
-#include "registry.h"
+#include "detect/registry.h"
+#include "knobs/knobs.h"
+#include "knobs/switches.h"
+#include "modlib/verdict.h"
+#include "schema/names.h"
 
 /* Bounds: the knob schema (schema/knobs_table.h). */
 #define REG_MAX		SLD_MODULE_LIST_MAX

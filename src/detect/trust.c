@@ -21,10 +21,10 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 
-#include "sld_compat.h"
 #include "compat/compat.h"
-#include "knobs.h"
-#include "trust.h"
+#include "detect/trust.h"
+#include "knobs/knobs.h"
+#include "knobs/switches.h"
 
 /* The schema's values, indexed by enum sld_trust. */
 static_assert(SLD_TRUST_Y == 0 && SLD_TRUST_SIGNED == 1 && SLD_TRUST_N == 2 &&

@@ -5,7 +5,7 @@
 
 #include <linux/module.h>
 
-#include "verdict.h"
+#include "modlib/verdict.h"
 
 enum sld_trust { SLD_TRUST_Y, SLD_TRUST_SIGNED, SLD_TRUST_N };
 

@@ -12,13 +12,13 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 
-#include "sld_compat.h"
-#include "core_msr.h"
-#include "vendor.h"
+#include "detect/modscan.h"
+#include "detect/registry.h"
+#include "detect/vendor.h"
+#include "engine/msr/core_msr.h"
 #include "include/sld_compat_api.h"
-#include "verdict.h"
-#include "modscan.h"
-#include "registry.h"
+#include "knobs/switches.h"
+#include "modlib/verdict.h"
 
 static int declare(struct module *owner, int reason)
 {
@@ -58,7 +58,7 @@ EXPORT_SYMBOL_GPL(sld_compat_declare_hypervisor);
  * these functions through symbol_get(), which holds one (the header's
  * contract), so sld_compat cannot be unloaded from under an open bracket,
  * and a per-entry get/put would add an atomic on one shared cache line to
- * every world switch. Protected hypervisor tasks pin it in task_sld.c.
+ * every world switch. Protected hypervisor tasks pin it in task/task.c.
  */
 static DEFINE_PER_CPU(unsigned int, bracket_depth);
 static atomic_long_t bracket_refused, bracket_unbalanced;

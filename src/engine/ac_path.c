@@ -5,7 +5,7 @@
  * handle_guest_split_lock (KVM, for a guest #AC it cannot reflect). For a
  * protected task, or one that an exemption rule matches (exempt.c), the
  * pre-handler does warn-mode handling itself: the task becomes protected
- * (task_sld.c: SLD off on its core from now on, while it runs), one
+ * (task/task.c: SLD off on its core from now on, while it runs), one
  * warning per task, counters; and the probed function returns true
  * without running, so none of the kernel's penalties apply (the 10 ms
  * sleep, the global semaphore, SIGBUS) whatever its mode, warn or fatal.
@@ -28,13 +28,13 @@
 #include <linux/sched.h>
 #include <asm/processor-flags.h>
 
-#include "sld_compat.h"
-#include "ac_path.h"
-#include "core_msr.h"
-#include "exempt.h"
-#include "hooks.h"
-#include "symbols.h"
-#include "task_sld.h"
+#include "engine/ac_path.h"
+#include "engine/exempt.h"
+#include "engine/msr/core_msr.h"
+#include "engine/task/task.h"
+#include "kernel/hooks.h"
+#include "kernel/symbols.h"
+#include "knobs/switches.h"
 
 static atomic_long_t ac_user_handled, ac_guest_handled;
 static atomic_long_t ac_user_passed, ac_guest_passed;
@@ -111,7 +111,7 @@ void sld_ac_setup(void)
 
 /* ---- status --------------------------------------------------------------- */
 
-/* One "name value" line per counter, then task_sld's counters. */
+/* One "name value" line per counter, then the task engine's counters. */
 int sld_ac_show(char *buf, size_t size)
 {
 	int n;

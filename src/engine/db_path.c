@@ -30,14 +30,14 @@
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 
-#include "sld_compat.h"
-#include "core_msr.h"
-#include "db_path.h"
-#include "debugctl.h"
-#include "exempt.h"
-#include "hooks.h"
-#include "symbols.h"
-#include "task_sld.h"
+#include "engine/db_path.h"
+#include "engine/exempt.h"
+#include "engine/msr/core_msr.h"
+#include "engine/msr/debugctl.h"
+#include "engine/task/task.h"
+#include "kernel/hooks.h"
+#include "kernel/symbols.h"
+#include "knobs/switches.h"
 
 static atomic_long_t db_handled, db_passed, db_not_protected, db_policed;
 

@@ -58,14 +58,14 @@
  * exemption exactly as far as it still matches (same name, executable or
  * cgroup; fork keeps all three), and exec re-decides it. The protected
  * state itself (SLD off while running) is never inherited: fork starts the
- * child unprotected (task_sld.c).
+ * child unprotected (task/task.c).
  *
  * Each rule kind is an owner of protected tasks (struct sld_owner): this
- * file tells task_sld.c when a kind has rules (sld_task_need), protects
+ * file tells task/task.c when a kind has rules (sld_task_need), protects
  * the tasks they match on its behalf, naming the rule for the kernel log,
  * and releases them when the rules change. The probes that decide at
  * exec, thread start and rename are here too: they ask the rules,
- * task_sld.c only keeps the records.
+ * task/task.c only keeps the records.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -81,16 +81,16 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
-#include "sld_compat.h"
 #include "compat/compat.h"
-#include "entries.h"
-#include "degraded.h"
-#include "exempt.h"
-#include "glob.h"
-#include "hooks.h"
-#include "knobs.h"
-#include "run.h"
-#include "task_sld.h"
+#include "engine/exempt.h"
+#include "engine/run.h"
+#include "engine/task/task.h"
+#include "kernel/degraded.h"
+#include "kernel/hooks.h"
+#include "knobs/knobs.h"
+#include "knobs/switches.h"
+#include "schema/entries.h"
+#include "schema/glob.h"
 
 /* Bounds: the knob schema (schema/knobs_table.h). */
 #define COMM_MAX	SLD_COMM_LIST_MAX
@@ -172,7 +172,7 @@ static void update_hooks(void);
  * released and decide again under the new ones (sld_task_release()), so
  * that removing a rule takes effect for running tasks too. A task that
  * still matches pays one #AC (none at exec with exempt_proactive=Y).
- * Then the kind tells task_sld.c whether it still has rules.
+ * Then the kind tells task/task.c whether it still has rules.
  */
 static void recheck(struct sld_owner *o, const char *knob, bool any)
 {
@@ -420,7 +420,7 @@ static bool ahead_any(void)
 /*
  * setup_new_exec() returned: comm and exe are the new program's. An
  * exemption is re-decided for it; a hypervisor task keeps its protection
- * (task_sld.c drops only a record no hypervisor holds).
+ * (task/task.c drops only a record no hypervisor holds).
  */
 static int exec_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {

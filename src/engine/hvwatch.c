@@ -28,8 +28,8 @@
  * 32-bit VMMs (compat_ioctl) are not seen by the generic path.
  *
  * Each watched module is an owner of protected tasks (struct sld_owner,
- * task_sld.h) kept in its slot: its probes protect tasks on its behalf,
- * task_sld.c counts them and their split locks into it, and it is told
+ * task/task.h) kept in its slot: its probes protect tasks on its behalf,
+ * task/task.c counts them and their split locks into it, and it is told
  * when the module is watched (sld_task_need) and unwatched
  * (sld_task_release).
  */
@@ -45,13 +45,13 @@
 #include <linux/workqueue.h>
 #include <asm/ibt.h>
 
-#include "sld_compat.h"
-#include "degraded.h"
-#include "hooks.h"
-#include "hvwatch.h"
-#include "hypervisors.h"
-#include "symbols.h"
-#include "task_sld.h"
+#include "engine/hvwatch.h"
+#include "engine/task/task.h"
+#include "kernel/degraded.h"
+#include "kernel/hooks.h"
+#include "kernel/symbols.h"
+#include "knobs/switches.h"
+#include "schema/hypervisors.h"
 
 enum hv_via { VIA_NONE, VIA_PROFILE, VIA_LEARNED };
 
@@ -379,7 +379,7 @@ out:
 /*
  * The last record watching mod lets go (it unloads, or a knob changed its
  * verdict or policy): no probe protects its tasks any more, and the ones
- * protected on its behalf are released (task_sld.c).
+ * protected on its behalf are released (task/task.c).
  */
 void sld_hv_unwatch(struct module *mod)
 {

@@ -63,7 +63,7 @@
  * groups_search() is not exported; the group list is sorted by whoever
  * sets it (groups_sort()), and searched here the same way.
  *
- * What one user can hold: relieved tasks are exempt records (task_pool.c):
+ * What one user can hold: relieved tasks are exempt records (task/pool.c):
  * the exempt share and the per-uid table (tasks_per_uid) bound them, so
  * no allowed user takes what hypervisors or other users need.
  *
@@ -94,13 +94,13 @@
 #include <linux/string.h>
 #include <linux/uidgid.h>
 
-#include "sld_compat.h"
 #include "compat/compat.h"
-#include "entries.h"
-#include "escape.h"
-#include "knobs.h"
-#include "run.h"
-#include "task_sld.h"
+#include "engine/run.h"
+#include "engine/task/task.h"
+#include "knobs/knobs.h"
+#include "knobs/switches.h"
+#include "schema/entries.h"
+#include "schema/escape.h"
 
 #define RUN_PREFIX	"sld-run-"
 #define RUN_SUFFIX	".scope"
@@ -385,7 +385,7 @@ static int run_line_show(char *line, const struct run_line *r)
 	char comm[COMM_ESC_LEN];
 	int n;
 
-	comm_escape(comm, r->comm);
+	sld_comm_escape(comm, r->comm);
 	n = scnprintf(line, RUN_LINE_MAX, "%u %s scope=", r->uid, comm);
 	sld_esc(line + n, RUN_LINE_MAX - n, r->name, sizeof(r->name),
 		SLD_ESC_SPACE);

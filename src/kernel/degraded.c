@@ -10,8 +10,8 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
-#include "sld_compat.h"
-#include "degraded.h"
+#include "kernel/degraded.h"
+#include "knobs/switches.h"
 
 #define MAX_DEGRADED 16
 

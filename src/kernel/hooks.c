@@ -28,10 +28,10 @@
 #include <linux/rcupdate.h>
 #include <asm/linkage.h>
 
-#include "sld_compat.h"
-#include "degraded.h"
-#include "hooks.h"
-#include "symbols.h"
+#include "kernel/degraded.h"
+#include "kernel/hooks.h"
+#include "kernel/symbols.h"
+#include "knobs/switches.h"
 
 /*
  * The kprobe return trick of the kernel's override_function_with_return()

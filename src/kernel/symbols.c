@@ -15,11 +15,11 @@
 #include <asm/msr-index.h>
 #include <asm/processor.h>
 
-#include "sld_compat.h"
-#include "degraded.h"
-#include "symbols.h"
 #include "compat/compat.h"
-#include "ksym.h"
+#include "kernel/degraded.h"
+#include "kernel/ksym.h"
+#include "kernel/symbols.h"
+#include "knobs/switches.h"
 
 struct sld_kernel sld_kernel;
 

@@ -20,8 +20,8 @@
 #include <linux/string.h>
 
 #include "compat/compat.h"
-#include "sld_compat.h"
-#include "knobs.h"
+#include "knobs/knobs.h"
+#include "knobs/switches.h"
 
 struct sld_knobs sld_knobs = {
 	.enabled = true,
@@ -37,16 +37,16 @@ struct sld_knobs sld_knobs = {
  *				a load comes in as module_mutex ->
  *				preload_lock (modwalk.c) -> records_lock
  *       hv_mutex		hvwatch.c, watching a module
- *         task_mutex		task_sld.c, the preempt-notifier key (defined
- *				in task_pool.c, as its grow_fn() takes it)
+ *         tk_task_mutex	engine/task/task.c, the preempt-notifier key
+ *				(defined in pool.c, as its grow_fn() takes it)
  *         hooks_lock		hooks.c, arming on-demand probes
  *       disable_lock		core_msr.c, the global SLD disable
- *     hooks_lock, hv_mutex, task_mutex	enabled, exempt_* directly
+ *     hooks_lock, hv_mutex, tk_task_mutex	enabled, exempt_* directly
  *
  * registry_lock (registry.c) is a leaf under knobs_mutex or
  * records_lock. Below all of them, and nested in none of each other,
  * the raw spinlocks of the paths that run with preemption or irqs off:
- * pool_lock (task_pool.c), core_locks (core_msr.c), pending_lock
+ * tk_pool_lock (engine/task/pool.c), core_locks (core_msr.c), pending_lock
  * (modcapture.c); degraded_lock (degraded.c) is a leaf too.
  */
 static DEFINE_MUTEX(knobs_mutex);

@@ -10,8 +10,8 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
-#include "knobs_table.h"
-#include "names.h"
+#include "schema/knobs_table.h"
+#include "schema/names.h"
 
 struct sld_knob {
 	/* name and bounds (max_len: longest value, newline excluded) */

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What every part of sld_compat shares: the core switches and the log
- * helpers (the version comes from src/VERSION, through Kbuild). What one file offers the others is in its own
- * header (task_sld.h, hooks.h, ...), so that each dependency shows at
- * its #include.
+ * helpers that read them (the version comes from src/VERSION, through
+ * Kbuild). What one file offers the others is in its own header
+ * (engine/task/task.h, kernel/hooks.h, ...), so that each dependency
+ * shows at its #include.
  */
-#ifndef SLD_COMPAT_INTERNAL_H
-#define SLD_COMPAT_INTERNAL_H
+#ifndef SLD_KNOBS_SWITCHES_H
+#define SLD_KNOBS_SWITCHES_H
 
 #include <linux/types.h>
 
@@ -32,4 +33,4 @@ extern struct sld_knobs sld_knobs;
 		pr_info(fmt, ##__VA_ARGS__);				\
 } while (0)
 
-#endif /* SLD_COMPAT_INTERNAL_H */
+#endif /* SLD_KNOBS_SWITCHES_H */

@@ -11,7 +11,7 @@
 #include <string.h>
 #endif
 
-#include "modinfo.h"
+#include "modlib/modinfo.h"
 
 const char *sld_modinfo_get(const char *blob, size_t len, const char *key)
 {

@@ -9,8 +9,8 @@
 #include <string.h>
 #endif
 
-#include "verdict.h"
-#include "hypervisors.h"
+#include "modlib/verdict.h"
+#include "schema/hypervisors.h"
 
 /* verdict.h says why init sections do not count. */
 bool sld_section_counts(const char *name)

@@ -7,7 +7,7 @@
 #ifndef SLD_VERDICT_H
 #define SLD_VERDICT_H
 
-#include "x86scan.h"
+#include "x86scan/x86scan.h"
 
 enum sld_verdict {
 	SLD_V_CLEAN,		/* nothing of interest */

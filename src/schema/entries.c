@@ -13,9 +13,9 @@
 #include <string.h>
 #endif
 
-#include "entries.h"
-#include "glob.h"
-#include "knobs_table.h"
+#include "schema/entries.h"
+#include "schema/glob.h"
+#include "schema/knobs_table.h"
 
 /* Printable ASCII, no space (a list separator in sldctl's output) or comma. */
 static const char *bytes_check(const char *s)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Names from users as they are shown (see escape.h). */
-#include "escape.h"
+#include "schema/escape.h"
 
 bool sld_esc_needed(unsigned char c, unsigned int flags)
 {

@@ -15,7 +15,7 @@
  * module (matching, checking a write) and sldctl (checking before it
  * persists, naming libvirt's scopes in its advice).
  */
-#include "glob.h"
+#include "schema/glob.h"
 
 static bool glob_special(char c)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The table of hypervisors known by name (see hypervisors.h). */
-#include "hypervisors.h"
+#include "schema/hypervisors.h"
 
 const struct sld_known_hv sld_known_hvs[SLD_KNOWN_HVS] = {
 	/*

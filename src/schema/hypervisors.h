@@ -11,7 +11,7 @@
 #ifndef SLD_HYPERVISORS_H
 #define SLD_HYPERVISORS_H
 
-#include "modname.h"
+#include "schema/modname.h"
 
 enum sld_hv_kind {
 	/* Reflects split-lock #AC into its guests: a hypervisor, always. */

@@ -9,7 +9,7 @@
 #include <string.h>
 #endif
 
-#include "knobs_table.h"
+#include "schema/knobs_table.h"
 
 const char *const sld_policy_values[SLD_POLICY_NVALUES] = {
 	"protect", "disable", "refuse", "log",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Module names, '-' equal to '_' (see modname.h). */
-#include "modname.h"
+#include "schema/modname.h"
 
 static char fold(char c)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 #endif
 
-#include "names.h"
+#include "schema/names.h"
 
 const char *const sld_names_says[SLD_NE_COUNT] = {
 	[SLD_NE_EMPTY] = "empty entry",

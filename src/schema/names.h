@@ -20,8 +20,8 @@
 #ifndef SLD_NAMES_H
 #define SLD_NAMES_H
 
-#include "knobs_table.h"
-#include "modname.h"
+#include "schema/knobs_table.h"
+#include "schema/modname.h"
 
 /* Why a write was refused. */
 enum sld_names_err {

@@ -13,19 +13,19 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
-#include "sld_compat.h"
-#include "ac_path.h"
-#include "core_msr.h"
-#include "db_path.h"
-#include "degraded.h"
-#include "exempt.h"
-#include "hooks.h"
-#include "hvwatch.h"
-#include "run.h"
-#include "status.h"
-#include "symbols.h"
-#include "task_sld.h"
-#include "vendor.h"
+#include "detect/vendor.h"
+#include "engine/ac_path.h"
+#include "engine/db_path.h"
+#include "engine/exempt.h"
+#include "engine/hvwatch.h"
+#include "engine/msr/core_msr.h"
+#include "engine/run.h"
+#include "engine/task/task.h"
+#include "kernel/degraded.h"
+#include "kernel/hooks.h"
+#include "kernel/symbols.h"
+#include "knobs/switches.h"
+#include "status/status.h"
 
 struct status_item {
 	const char *name;

@@ -7,7 +7,7 @@
 #ifndef SLD_X86_DECODE_H
 #define SLD_X86_DECODE_H
 
-#include "x86scan.h"
+#include "x86scan/x86scan.h"
 
 #define X86_MAX_LEN	15
 

@@ -5,8 +5,8 @@
  * Everything it cannot decide is left to x86_decode() (decode.c), whose
  * tables it shares (decode.h).
  */
-#include "x86scan.h"
-#include "decode.h"
+#include "x86scan/decode.h"
+#include "x86scan/x86scan.h"
 
 /*
  * Nearly all of module text is plain instructions: no prefix (53% of the

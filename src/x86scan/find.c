@@ -8,7 +8,7 @@
  * The decoder (decode.c) fills x86_insn.find from here; the finder
  * (scan.c) walks text with the decoder: this file calls neither.
  */
-#include "x86scan.h"
+#include "x86scan/x86scan.h"
 
 static const char *const find_names[X86_F_COUNT] = {
 	[X86_F_VMXON] = "vmxon",	[X86_F_VMXOFF] = "vmxoff",

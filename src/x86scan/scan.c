@@ -5,7 +5,7 @@
  * that reprograms the CPU (MOV to CR/DR) executes (which those are:
  * find.c).
  */
-#include "x86scan.h"
+#include "x86scan/x86scan.h"
 
 void x86scan_init(struct x86scan *s, const uint8_t *buf, size_t len)
 {

@@ -12,7 +12,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "x86scan.h"
+#include "x86scan/x86scan.h"
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 

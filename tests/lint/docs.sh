@@ -6,7 +6,7 @@
 # or sldctl(8) names must exist; conversely every knob has a row in
 # docs/knobs.md's table and is named in sldctl(8), and every subcommand
 # is in README's cheat-sheet and has its entry in sldctl(8). The status
-# files (src/admin/status.c) each have their row in docs/status.md. Also: no
+# files (src/status/status.c) each have their row in docs/status.md. Also: no
 # Markdown table row of README.md or docs/ holds an unescaped `|` inside
 # a code span (it splits the cell), and every relative link resolves.
 # Part of `make lint`; TAP on stdout.
@@ -44,10 +44,10 @@ knob_names() {
 		grep -vxF -f <(status_files) | sort -u
 }
 
-# status_files: the status files' names (src/admin/status.c), which share
+# status_files: the status files' names (src/status/status.c), which share
 # the knobs' families (exempt_pending) but are no knobs.
 status_files() {
-	sed -n 's/^[[:space:]]*{ "\([a-z_]*\)", [a-z_]*_show },$/\1/p' src/admin/status.c
+	sed -n 's/^[[:space:]]*{ "\([a-z_]*\)", [a-z_]*_show },$/\1/p' src/status/status.c
 }
 
 # check_named WHAT LIST: every name of LIST is a knob.
@@ -115,13 +115,13 @@ done
 is "$bad" "" "sldctl(8): every entry under COMMANDS is a subcommand"
 
 # docs/status.md: a row for every file of /sys/kernel/sld_compat/ (the
-# items of src/admin/status.c; "status" repeats them all), none for others.
+# items of src/status/status.c; "status" repeats them all), none for others.
 files=$(status_files | sort)
 # shellcheck disable=SC2016 # the backquotes are Markdown's
 rows=$(sed -n 's/^| \(`[a-z_]*`\(, `[a-z_]*`\)*\) |.*/\1/p' docs/status.md | tr -d '`' |
 	tr ',' '\n' | tr -d ' ' | sort)
 like "$(tr '\n' ' ' <<<"$files")" '^[a-z_]+( [a-z_]+){9,} $' "status.c names at least 10 status files"
-is "$rows" "$files" "docs/status.md: one row per status file of src/admin/status.c"
+is "$rows" "$files" "docs/status.md: one row per status file of src/status/status.c"
 
 # sldctl(8) cites README's trust-model section by its title.
 title=$(grep -oE 'the section "[^"]+" of' "$mantxt" | sed 's/^the section "//; s/" of$//')

@@ -14,12 +14,14 @@ needs B:
            declarations excepted: they need nothing); a function handed
            in as a callback counts where its name is written (main.c
            passing sld_modscan_redecide is main -> detect/modscan).
-Two things must hold: no circle (strongly connected set of more than one
-unit), and every edge stays in its layer or points down (LAYERS below,
-the picture in src/README.md).
+Three things must hold: no circle (strongly connected set of more than one
+unit), every edge stays in its layer or points down (LAYERS below, the
+picture in src/README.md), and every #include "..." names its folder
+from src/ (src/Kbuild adds no -I but src/ itself; include/, the vendors'
+header and its old name, includes its neighbour as vendors copy it).
 
 Usage: layers.py SRC_DIR. Prints one line per edge, "edge A -> B: how",
-then one line per fault: "unplaced U", "upward A (layer) -> B (layer)",
+then one line per fault: "bare include FILE: NAME", "unplaced U", "upward A (layer) -> B (layer)",
 "circle A -> B -> A (reach each other: ...)"; exits 1 if there is one.
 """
 import json
@@ -32,12 +34,14 @@ import sys
 # its layer or go to a lower rank; layers of one rank may not call each
 # other (x86scan and schema are independent libraries).
 LAYERS = [
-    ("main", 7, "main"),
-    ("admin/status", 6, "admin/status"),
-    ("detect/", 5, "detect"),
-    ("engine/", 4, "engine"),
+    ("main", 9, "main"),
+    ("status/", 8, "status"),
+    ("detect/", 7, "detect"),
+    ("engine/task/", 5, "engine/task"),
+    ("engine/msr/", 4, "engine/msr"),
+    ("engine/", 6, "engine"),
     ("kernel/", 3, "kernel"),
-    ("admin/knobs", 2, "knobs"),
+    ("knobs/", 2, "knobs"),
     ("modlib/", 1, "modlib"),
     ("x86scan/", 0, "x86scan"),
     ("schema/", 0, "schema"),
@@ -46,9 +50,9 @@ LAYERS = [
 ]
 
 # A header with no .c of its own that declares what another unit defines
-# belongs to that unit: sld_compat.h declares knobs.c's core switches
+# belongs to that unit: knobs/switches.h declares knobs.c's core switches
 # (sld_knobs), which its sld_info()/sld_dbg() macros read in every file.
-OWNED = {"sld_compat": "admin/knobs"}
+OWNED = {"knobs/switches": "knobs/knobs"}
 
 
 def layer_of(unit):
@@ -138,12 +142,14 @@ def main():
         if a != b:
             edges.setdefault((a, b), set()).add(how)
 
-    unresolved = set()
+    unresolved, bare = set(), set()
     for rel in files:
         a = unit_of(rel)
         path = os.path.join(src, rel)
         with open(path, errors="replace") as f:
             for name in re.findall(r'^\s*#\s*include\s+"([^"]+)"', f.read(), re.M):
+                if "/" not in name and not rel.startswith("include/"):
+                    bare.add(f"{rel}: {name}")
                 hdr = resolve(src, rel, name, incdirs)
                 if hdr:
                     add(a, unit_of(hdr), "include")
@@ -164,6 +170,9 @@ def main():
         print(f"note not in src/ (generated or system): {u}")
 
     bad = 0
+    for b in sorted(bare):
+        print(f"bare include {b}: name its folder from src/")
+        bad += 1
     for u in units:
         if layer_of(u) is None:
             print(f"unplaced {u}: in no layer of tests/lint/layers.py")

@@ -28,14 +28,16 @@ like "$out" '^edge main -> detect/modscan: include, calls .*sld_modscan_init' \
 is "$(printf '%s\n' "$out" | grep '^unplaced ')" "" "every file of src/ is in a layer"
 is "$(printf '%s\n' "$out" | grep '^upward ')" "" "no file calls or includes up a layer"
 is "$(printf '%s\n' "$out" | grep '^circle ')" "" "no circle between the files of src/"
+is "$(printf '%s\n' "$out" | grep '^bare include ')" "" "every #include names its folder from src/"
 is "$rc" 0 "layers.py exits 0"
 
 # The checker fails where it should: kernel/degraded.c (bottom) calling
-# modscan.c (detect), which calls degraded.c.
+# modscan.c (detect), which calls degraded.c, and including its own
+# header by a bare name.
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cp -a src "$tmp/src"
-printf '\nvoid sld_layers_probe(void)\n{\n\tsld_modscan_redecide("x");\n}\n' \
+printf '\n#include "degraded.h"\nvoid sld_layers_probe(void)\n{\n\tsld_modscan_redecide("x");\n}\n' \
 	>> "$tmp/src/kernel/degraded.c"
 bad=$(python3 tests/lint/layers.py "$tmp/src")
 is "$?" 1 "a circle put in on purpose: layers.py exits 1"
@@ -43,4 +45,5 @@ like "$bad" '^circle .*(detect/modscan.*kernel/degraded|kernel/degraded.*detect/
 	"... and names the circle"
 like "$bad" '^upward kernel/degraded \(kernel\) -> detect/modscan \(detect\): call sld_modscan_redecide' \
 	"... and the call up a layer"
+like "$bad" '^bare include kernel/degraded.c: degraded.h' "... and the bare include"
 tap_done

@@ -9,7 +9,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "x86scan.h"
+#include "x86scan/x86scan.h"
 
 static int dump(const char *path)
 {

@@ -7,7 +7,8 @@
 #define SLD_TEST_SRC_DIRS_H
 
 static const char *const module_dirs[] = {
-	"", "/kernel", "/admin", "/engine", "/detect",
+	"", "/status", "/detect", "/engine", "/engine/task", "/engine/msr",
+	"/kernel", "/knobs",
 };
 #define MODULE_DIRS	(sizeof(module_dirs) / sizeof(module_dirs[0]))
 

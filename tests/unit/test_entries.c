@@ -16,8 +16,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "entries.h"
-#include "knobs_table.h"
+#include "schema/entries.h"
+#include "schema/knobs_table.h"
 
 struct entry_case {
 	const char *in;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "escape.h"
+#include "schema/escape.h"
 
 /* src escaped under flags into a buffer of exactly size bytes. */
 static char *esc(const char *src, size_t size, unsigned int flags,

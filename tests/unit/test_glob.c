@@ -8,7 +8,7 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <cmocka.h>
-#include "glob.h"
+#include "schema/glob.h"
 
 /* Both strings in exactly sized buffers, so ASan sees a read past the end. */
 static bool match(const char *p, const char *s)

@@ -18,8 +18,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "hypervisors.h"
-#include "knobs_table.h"
+#include "schema/hypervisors.h"
+#include "schema/knobs_table.h"
 #include "src_dirs.h"
 
 static bool c_identifier(const char *s)

@@ -27,7 +27,7 @@
 #include <cmocka.h>
 
 #include "knob.h"
-#include "knobs_table.h"
+#include "schema/knobs_table.h"
 #include "src_dirs.h"
 
 /* A valid list entry of exactly len bytes for the knob's entry kind. */

@@ -14,13 +14,13 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "hypervisors.h"
+#include "schema/hypervisors.h"
 #include "json.h"
 #include "kofile.h"
-#include "modinfo.h"
+#include "modlib/modinfo.h"
 #include "scan.h"
-#include "verdict.h"
-#include "x86scan.h"
+#include "modlib/verdict.h"
+#include "x86scan/x86scan.h"
 
 #ifndef SLDCTL_DATA_DIR
 #error "SLDCTL_DATA_DIR must be set by sldctl.mk"

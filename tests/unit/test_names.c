@@ -17,9 +17,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "knobs_table.h"
-#include "modname.h"
-#include "names.h"
+#include "schema/knobs_table.h"
+#include "schema/modname.h"
+#include "schema/names.h"
 
 /* exempt_comm's rule as exempt.c has it (its check() aside). */
 static const struct sld_names_rule comm_rule = {

@@ -151,7 +151,7 @@ expect_rc 0 "apply --dry-run without the module checks the files only"
 expect_grep "$T/out" "would set sld_compat.verbose = 3" "apply --dry-run without the module"
 
 # ---- status ------------------------------------------------------------------------------------
-# The layout the module really has (src/admin/status.c, the SLD_KNOB()s, the
+# The layout the module really has (src/status/status.c, the SLD_KNOB()s, the
 # /proc files; captured from sld_compat 0.1.0 in a 2-CPU VM): a hypervisor
 # task of fx_hv, an exempt one, two more not listed. Counters have
 # distinct values, so a value shown twice is seen.

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "entries.h"
+#include "schema/entries.h"
 #include "run_util.h"
 
 #define MAXARGS	8

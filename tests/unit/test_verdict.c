@@ -3,10 +3,10 @@
  * modlib: .modinfo helpers, the verdict rule, and the finding a report
  * names (src/modlib/).
  */
-#include "hypervisors.h"
+#include "schema/hypervisors.h"
 #include "test_x86util.h"
-#include "modinfo.h"
-#include "verdict.h"
+#include "modlib/modinfo.h"
+#include "modlib/verdict.h"
 
 static const char *get(const char *blob, size_t len, const char *key)
 {

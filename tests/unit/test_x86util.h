@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <cmocka.h>
-#include "x86scan.h"
+#include "x86scan/x86scan.h"
 
 /* Parse "66 0f 78 c0" into an exactly sized heap buffer (ASan-checked). */
 static inline uint8_t *hexbuf(const char *hex, size_t *len)

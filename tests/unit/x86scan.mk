@@ -26,7 +26,7 @@ $(B)/x86diff: x86diff.c $(X86SCAN_SRC) $(X86SCAN_HDR) $(X86REF_SRC) \
 		$(TOP)/tools/sldctl/kofile.c $(TOP)/tools/sldctl/kofile.h \
 		$(TOP)/tools/sldctl/util.c $(TOP)/src/schema/escape.c
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/src/x86scan -I$(TOP)/src/schema \
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/src \
 		-I$(TOP)/tools/sldctl -I$(X86REF) $(shell pkg-config --cflags $(X86DIFF_PC)) \
 		-o $@ $< $(X86REF)/ref_decode.c $(X86SCAN_SRC) $(TOP)/tools/sldctl/kofile.c \
 		$(TOP)/tools/sldctl/util.c $(TOP)/src/schema/escape.c \

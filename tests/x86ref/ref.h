@@ -9,7 +9,7 @@
 #define X86REF_H
 
 #include <string.h>
-#include "x86scan.h"
+#include "x86scan/x86scan.h"
 
 int ref_x86_decode(const uint8_t *buf, size_t len, struct x86_insn *insn);
 

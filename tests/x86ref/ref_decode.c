@@ -45,7 +45,7 @@
  * "(bad)" (tests/objdump/gen-vex-tables.py); an opcode valid only for some
  * W/L/vvvv/ModRM values is decoded with its full length in all of them.
  */
-#include "x86scan.h"
+#include "x86scan/x86scan.h"
 
 #define X86_MAX_LEN	15
 #define X86_MAX_PFX	14	/* objdump stops collecting prefixes here */

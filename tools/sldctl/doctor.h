@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "verdict.h"
+#include "modlib/verdict.h"
 
 enum doc_sev { DOC_INFO, DOC_WARNING, DOC_ACTION, DOC_ERROR };
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "doctor.h"
-#include "hypervisors.h"
+#include "schema/hypervisors.h"
 #include "kofile.h"
 #include "scan.h"
 

@@ -15,11 +15,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "entries.h"
-#include "glob.h"
+#include "schema/entries.h"
+#include "schema/glob.h"
 #include "knob.h"
-#include "modname.h"
-#include "names.h"
+#include "schema/modname.h"
+#include "schema/names.h"
 #include "util.h"
 
 /* Bounds: the schema shared with the module (src/schema/knobs_table.h). */

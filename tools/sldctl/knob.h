@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "knobs_table.h"
+#include "schema/knobs_table.h"
 
 #define KNOB_WHY_MAX	160
 #define KNOB_LIST_MAX	SLD_LIST_MAX_ANY	/* room of a name_list */

@@ -19,8 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "entries.h"
-#include "escape.h"
+#include "schema/entries.h"
+#include "schema/escape.h"
 #include "offenders.h"
 #include "path_trust.h"
 #include "util.h"

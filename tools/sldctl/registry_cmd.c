@@ -16,10 +16,10 @@
 #include <string.h>
 
 #include "admin.h"
-#include "hypervisors.h"
+#include "schema/hypervisors.h"
 #include "sldctl.h"
 #include "util.h"
-#include "verdict.h"
+#include "modlib/verdict.h"
 
 #define SEEN_FILE	"/proc/sld_compat_modules"
 

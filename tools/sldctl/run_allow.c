@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "entries.h"
+#include "schema/entries.h"
 #include "run_allow.h"
 
 int run_allow_parse(const char *value, struct run_allow *a, char *why,

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "knobs_table.h"
+#include "schema/knobs_table.h"
 
 struct run_allow {
 	unsigned int n;

@@ -10,7 +10,7 @@
 
 #include "json.h"
 #include "kofile.h"
-#include "verdict.h"
+#include "modlib/verdict.h"
 
 /* Enough for any real module (kvm-intel has a few hundred hits). */
 #define SCAN_MAX_HITS	100000

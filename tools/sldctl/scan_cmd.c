@@ -33,8 +33,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "modname.h"
-#include "modinfo.h"
+#include "schema/modname.h"
+#include "modlib/modinfo.h"
 #include "scan.h"
 #include "sldctl.h"
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
+#include "schema/escape.h"
 #include "offenders.h"
 #include "status_prom.h"
 

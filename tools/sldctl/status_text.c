@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "host.h"
-#include "knobs_table.h"
+#include "schema/knobs_table.h"
 #include "status_prom.h"
 #include "status_text.h"
 #include "util.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "escape.h"
+#include "schema/escape.h"
 #include "util.h"
 
 const char *sldctl_root(void)

@@ -47,12 +47,12 @@
 #include <asm/msr-index.h>
 
 #include "compat/compat.h"
-#include "sld_compat.h"
-#include "core_msr.h"
-#include "debugctl.h"
-#include "degraded.h"
-#include "hooks.h"
-#include "symbols.h"
+#include "engine/msr/core_msr.h"
+#include "engine/msr/debugctl.h"
+#include "kernel/degraded.h"
+#include "kernel/hooks.h"
+#include "kernel/symbols.h"
+#include "knobs/switches.h"
 
 #define CORE_LOCK_BITS			6
 
@@ -383,7 +383,7 @@ void sld_msr_reassert(void)
  * split-lock #AC can follow.
  *
  * Only while this CPU still holds the core off: the handler runs with
- * interrupts on, and a release IPI (task_release.c) between the task's
+ * interrupts on, and a release IPI (task/release.c) between the task's
  * protection and this point drops the hold and turns SLD on for the core;
  * clearing it then would leave the bit off where the account says on,
  * until some other change on that core. Decided under the core lock, so

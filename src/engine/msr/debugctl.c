@@ -37,9 +37,9 @@
 #include <asm/msr-index.h>
 
 #include "compat/compat.h"
-#include "sld_compat.h"
-#include "debugctl.h"
-#include "symbols.h"
+#include "engine/msr/debugctl.h"
+#include "kernel/symbols.h"
+#include "knobs/switches.h"
 
 struct bld_cpu {
 	bool on;		/* bit 2 as sld_compat left it */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * task_sld.c's preempt notifier and the core hold it switches: SLD off on
- * the core while a protected task runs, the hold handed over between two
- * protected tasks without a write. Why a notifier: the top of task_sld.c.
- * Also how a task name is shown (comm_escape()).
+ * task/task.c's preempt notifier and the core hold it switches: SLD off on
+ * the core while a protected task runs, the hold tk_handed over between two
+ * protected tasks without a write. Why a notifier: the top of task/task.c.
+ * Also how a task name is shown (sld_comm_escape()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,10 +14,10 @@
 #include <linux/sched.h>
 #include <linux/smp.h>
 
-#include "sld_compat.h"
-#include "core_msr.h"
-#include "escape.h"
-#include "task_sld_internal.h"
+#include "engine/msr/core_msr.h"
+#include "engine/task/internal.h"
+#include "knobs/switches.h"
+#include "schema/escape.h"
 
 /* ---- the notifier ------------------------------------------------------------ */
 
@@ -27,16 +27,16 @@
  * handovers: switches from one protected task to another that kept the
  * core's hold as it was, without touching the MSR.
  */
-DEFINE_PER_CPU(unsigned long, sched_calls);
-DEFINE_PER_CPU(unsigned long, sched_handovers);
+DEFINE_PER_CPU(unsigned long, tk_sched_calls);
+DEFINE_PER_CPU(unsigned long, tk_sched_handovers);
 
 /*
  * A protected task switched out for another protected task on this CPU
- * leaves its hold to it (task_sched_out): the record the hold was handed
+ * leaves its hold to it (task_sched_out): the record the hold was tk_handed
  * to, until its sched_in takes it. Only this CPU's context switch sets
  * and clears it, with preemption off; detach_fn() clears it too.
  */
-DEFINE_PER_CPU(struct sld_task *, handed);
+DEFINE_PER_CPU(struct sld_task *, tk_handed);
 
 /* A task's record, if it has one (preemption off, task not running). */
 static struct sld_task *find_record(struct task_struct *task)
@@ -44,7 +44,7 @@ static struct sld_task *find_record(struct task_struct *task)
 	struct preempt_notifier *pn;
 
 	hlist_for_each_entry(pn, &task->preempt_notifiers, link)
-		if (pn->ops == &task_ops)
+		if (pn->ops == &tk_task_ops)
 			return container_of(pn, struct sld_task, pn);
 	return NULL;
 }
@@ -58,7 +58,7 @@ static struct sld_task *find_record(struct task_struct *task)
  * task_sched_out), so the CPU's hold is still on and nothing is written.
  * Between the previous task's sched_out and this sched_in interrupts are
  * on: if this record was released meanwhile (drop_released() found it not
- * running yet), the handed hold is given back here.
+ * running yet), the tk_handed hold is given back here.
  */
 static void task_sched_in(struct preempt_notifier *pn, int cpu)
 {
@@ -66,18 +66,18 @@ static void task_sched_in(struct preempt_notifier *pn, int cpu)
 	bool protected, handover;
 	unsigned long flags;
 
-	this_cpu_inc(sched_calls);
+	this_cpu_inc(tk_sched_calls);
 	t->cpu = cpu;
 	t->switches++;
 	local_irq_save(flags);
-	/* A handed hold is still on this CPU's account, or it is no handover. */
-	handover = this_cpu_read(handed) && sld_msr_task_held();
-	this_cpu_write(handed, NULL);
+	/* A tk_handed hold is still on this CPU's account, or it is no handover. */
+	handover = this_cpu_read(tk_handed) && sld_msr_task_held();
+	this_cpu_write(tk_handed, NULL);
 	protected = READ_ONCE(t->why) != SLD_WHY_NONE;
 	if (protected) {
 		t->running = true;
 		if (handover)
-			this_cpu_inc(sched_handovers);
+			this_cpu_inc(tk_sched_handovers);
 		else
 			sld_msr_task_in();
 	} else if (handover) {
@@ -89,14 +89,14 @@ static void task_sched_in(struct preempt_notifier *pn, int cpu)
 /*
  * current becomes protected on this CPU (preemption off): hold it now,
  * unless it was released meanwhile. release_where() may mark the record
- * released (why none) at any time after pool_get() or revive() set its
+ * released (why none) at any time after tk_pool_get() or revive() set its
  * why, and its drop_released() IPI may land before the notifier is
  * registered or before running is set, when it finds nothing to drop. So
  * why is read here, irqs off: either it is none already and no hold is
  * taken, or the release's IPI is still to come on this CPU and finds
  * running set.
  */
-void start_running(struct sld_task *t)
+void tk_start_running(struct sld_task *t)
 {
 	unsigned long flags;
 
@@ -120,24 +120,24 @@ static void task_sched_out(struct preempt_notifier *pn,
 	struct sld_task *t = container_of(pn, struct sld_task, pn);
 	struct sld_task *nt;
 
-	this_cpu_inc(sched_calls);
+	this_cpu_inc(tk_sched_calls);
 	if (!t->running)
 		return;
 	t->running = false;
 	nt = hlist_empty(&next->preempt_notifiers) ? NULL : find_record(next);
 	if (nt && READ_ONCE(nt->why) != SLD_WHY_NONE)
-		this_cpu_write(handed, nt);	/* the hold stays: no write */
+		this_cpu_write(tk_handed, nt);	/* the hold stays: no write */
 	else
 		sld_msr_task_out();
 }
 
-struct preempt_ops task_ops = {
+struct preempt_ops tk_task_ops = {
 	.sched_in = task_sched_in,
 	.sched_out = task_sched_out,
 };
 
 /* Preemption off: only current changes its own notifier list. */
-struct sld_task *find_current(void)
+struct sld_task *tk_find_current(void)
 {
 	return find_record(current);
 }
@@ -150,7 +150,7 @@ struct sld_task *find_current(void)
  * file and forge its class there, in sldctl status and in the Prometheus
  * metrics.
  */
-void comm_escape(char dst[COMM_ESC_LEN], const char *comm)
+void sld_comm_escape(char dst[COMM_ESC_LEN], const char *comm)
 {
 	sld_esc(dst, COMM_ESC_LEN, comm, TASK_COMM_LEN - 1, 0);
 }

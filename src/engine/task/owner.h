@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The owners of protected tasks (task_sld.h), apart so that the pieces
- * of task_sld (task_sld_internal.h) need not include the interface the
+ * The owners of protected tasks (task/task.h), apart so that the pieces
+ * of the task engine (internal.h) need not include the interface the
  * top piece implements.
  */
 #ifndef SLD_TASK_OWNER_H
@@ -21,7 +21,7 @@ enum sld_why {			/* why a task is protected */
  * hypervisor module (hvwatch.c). The owner
  * holds it in static storage, so a record may point at it for as long
  * as sld_compat is loaded, and passes it to sld_task_protect(). What
- * task_sld.c needs of it is here, as data: why (a hypervisor's records
+ * task/task.c needs of it is here, as data: why (a hypervisor's records
  * pin sld_compat and do not count against the exempt share), a name for
  * dmesg and the tasks file, and counters it adds to for the owner to
  * show. It never calls an owner back.
@@ -29,7 +29,7 @@ enum sld_why {			/* why a task is protected */
 struct sld_owner {
 	enum sld_why why;		/* never SLD_WHY_NONE */
 	char name[MODULE_NAME_LEN];	/* a hypervisor's module, else "" */
-	bool need;			/* task_sld.c's, see sld_task_need() */
+	bool need;			/* task/task.c's, see sld_task_need() */
 	/* for SLD_WHY_HV owners: tasks that became its, their split locks */
 	atomic_long_t tasks, ac_user, ac_guest;
 };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * task_sld.c's pins: a hypervisor task keeps sld_compat loaded.
+ * task/task.c's pins: a hypervisor task keeps sld_compat loaded.
  *
  * Detaching a hypervisor task is safe for the host, not for its
  * guest, which gets the #AC that sld_compat kept from it. So a record
@@ -22,7 +22,7 @@
  *    i.e. inside an RCU read-side section, and sld_task_exit() starts
  *    with synchronize_rcu(), so the handler has returned into the kprobe
  *    core (kernel text) before exit goes on;
- *  - unpin_work, for records detached in sleepable context (enabled=N):
+ *  - tk_unpin_work, for records detached in sleepable context (enabled=N):
  *    sld_task_exit() flushes it, which waits until unpin_fn() has returned
  *    into the workqueue core.
  * A put anywhere else (a knob store, a notifier, after the work returns)
@@ -36,18 +36,18 @@
 #include <linux/module.h>
 #include <linux/workqueue.h>
 
-#include "sld_compat.h"
-#include "task_sld_internal.h"
+#include "engine/task/internal.h"
+#include "knobs/switches.h"
 
-atomic_t n_pinned;		/* records with pinned set */
+atomic_t tk_n_pinned;		/* records with pinned set */
 
 /* ---- pins: a hypervisor task keeps sld_compat loaded (see the top) ----------------- */
 
-void pin(struct sld_task *t)
+void tk_pin(struct sld_task *t)
 {
 	if (!t->pinned && try_module_get(THIS_MODULE)) {
 		t->pinned = true;
-		atomic_inc(&n_pinned);
+		atomic_inc(&tk_n_pinned);
 	}
 }
 
@@ -55,9 +55,9 @@ void pin(struct sld_task *t)
  * Only from the do_exit handler (preemption off) or unpin_fn(): see the
  * top of the file. Nothing of ours may be touched after it.
  */
-void unpin_last_act(void)
+void tk_unpin_last_act(void)
 {
-	atomic_dec(&n_pinned);
+	atomic_dec(&tk_n_pinned);
 	module_put(THIS_MODULE);
 }
 
@@ -68,16 +68,16 @@ static void unpin_fn(struct work_struct *work)
 	int n = atomic_xchg(&unpins, 0);
 
 	while (n-- > 0)
-		unpin_last_act();
+		tk_unpin_last_act();
 }
-DECLARE_WORK(unpin_work, unpin_fn);
+DECLARE_WORK(tk_unpin_work, unpin_fn);
 
 /* Sleepable: the pins of n detached records, dropped before returning. */
-void unpin_detached(unsigned int n)
+void tk_unpin_detached(unsigned int n)
 {
 	if (!n)
 		return;
 	atomic_add(n, &unpins);
-	schedule_work(&unpin_work);
-	flush_work(&unpin_work);
+	schedule_work(&tk_unpin_work);
+	flush_work(&tk_unpin_work);
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * task_sld.c's record pool: allocation ahead of demand, the per-uid
+ * The task engine's record pool: allocation ahead of demand, the per-uid
  * tables and admission (who may take a record), bounded by the knobs
- * max_tasks and tasks_per_uid (set in task_sld.c).
+ * max_tasks and tasks_per_uid, which live here too (the end of the file).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,15 +18,16 @@
 #include <linux/uidgid.h>
 #include <linux/workqueue.h>
 
-#include "sld_compat.h"
-#include "knobs_table.h"
-#include "task_sld_internal.h"
+#include "engine/task/internal.h"
+#include "knobs/knobs.h"
+#include "knobs/switches.h"
+#include "schema/knobs_table.h"
 
 /* ---- the pool ------------------------------------------------------------------ */
 
 /*
  * Records live in chunks of CHUNK, allocated in sleepable context by
- * grow_work, never in the handlers that take records: pool_get() queues
+ * tk_grow_work, never in the handlers that take records: tk_pool_get() queues
  * the work when fewer than LOW_WATER records are free, so the pool grows
  * ahead of demand, chunk by chunk, up to max_tasks (rounded up to a
  * chunk). Chunks are never freed before unload: a record's address is
@@ -48,14 +49,14 @@
  *   default, an eighth of max_tasks' default, is half the reserve of the
  *   default pool: no single uid takes the reserve;
  * - the counts per uid live in fixed tables (no allocation in handlers),
- *   one for exempt records (uids_exempt) and one for hypervisor records
- *   (uids_hv). When UID_SLOTS uids hold exempt records, a new uid's
+ *   one for exempt records (tk_uids_exempt) and one for hypervisor records
+ *   (tk_uids_hv). When UID_SLOTS uids hold exempt records, a new uid's
  *   exempt task is refused as over its cap; exempt tasks never count in
- *   uids_hv, so one user with many uids can fill uids_exempt and change
- *   nothing for anyone's hypervisor tasks. A full uids_hv (UID_SLOTS uids
+ *   tk_uids_hv, so one user with many uids can fill tk_uids_exempt and change
+ *   nothing for anyone's hypervisor tasks. A full tk_uids_hv (UID_SLOTS uids
  *   with hypervisor tasks at once) refuses nobody: a hypervisor task of a
  *   further uid is admitted uncounted, bounded by max_tasks like all.
- *   An exempt record that becomes a hypervisor's moves to uids_hv, unless
+ *   An exempt record that becomes a hypervisor's moves to tk_uids_hv, unless
  *   its uid is at its cap there: then it stays an exempt record (still
  *   protected, but not counted for the hypervisor nor pinning it).
  * Root's tasks are not capped. Hypervisor records are otherwise bounded
@@ -71,29 +72,34 @@
  * key, ready, detach, needs (lock order: knobs.c). Defined here, in the
  * lowest piece that takes it: grow_fn().
  */
-DEFINE_MUTEX(task_mutex);
-atomic_long_t n_grow_failed;
+DEFINE_MUTEX(tk_task_mutex);
+atomic_long_t tk_n_grow_failed;
 
-DEFINE_RAW_SPINLOCK(pool_lock);	/* everything below; innermost */
-struct sld_task *chunks[MAX_CHUNKS];
-unsigned int nchunks;		/* published chunks */
-struct sld_task *free_list;
-unsigned int nfree;
+DEFINE_RAW_SPINLOCK(tk_pool_lock);	/* everything below; innermost */
+struct sld_task *tk_chunks[MAX_CHUNKS];
+unsigned int tk_nchunks;		/* published chunks */
+struct sld_task *tk_free_list;
+unsigned int tk_nfree;
 static unsigned int nlive;
-unsigned int nexempt;
+unsigned int tk_nexempt;
 struct uid_table {
 	struct uid_count slot[UID_SLOTS];
-} uids_exempt, uids_hv;
+} tk_uids_exempt, tk_uids_hv;
 
-unsigned int max_tasks_knob;	/* 0: default_max_tasks() */
-unsigned int per_uid_knob;	/* 0: an eighth of max_tasks */
+static unsigned int max_tasks_knob;	/* 0: default_max_tasks() */
+static unsigned int per_uid_knob;	/* 0: an eighth of max_tasks */
+/*
+ * Between sld_task_init() and sld_task_exit() (task.c): a raised
+ * max_tasks may grow the pool at once.
+ */
+bool tk_pool_open;
 
 static unsigned int default_max_tasks(void)
 {
 	return clamp(64 * num_possible_cpus(), 1024U, TASKS_LIMIT);
 }
 
-unsigned int max_tasks(void)
+unsigned int tk_max_tasks(void)
 {
 	return READ_ONCE(max_tasks_knob) ?: default_max_tasks();
 }
@@ -102,25 +108,25 @@ unsigned int max_tasks(void)
  * Half the default reserve (max_tasks / 4). Not of max_tasks itself: a
  * knob's value changes only when written.
  */
-unsigned int per_uid(void)
+unsigned int tk_per_uid(void)
 {
 	return READ_ONCE(per_uid_knob) ?: default_max_tasks() / 8;
 }
 
-unsigned int capacity(void)
+unsigned int tk_capacity(void)
 {
 	/* Pairs with add_chunk()'s release: a counted chunk is fully built. */
-	return smp_load_acquire(&nchunks) * CHUNK;
+	return smp_load_acquire(&tk_nchunks) * CHUNK;
 }
 
-/* Record id (0 .. capacity() - 1) to record. */
-struct sld_task *rec(unsigned int id)
+/* Record id (0 .. tk_capacity() - 1) to record. */
+struct sld_task *tk_rec(unsigned int id)
 {
-	return &chunks[id >> CHUNK_SHIFT][id & (CHUNK - 1)];
+	return &tk_chunks[id >> CHUNK_SHIFT][id & (CHUNK - 1)];
 }
 
-/* pool_lock held: the uid's slot in tb (linear probing), or a free one. */
-struct uid_count *uid_slot(struct uid_table *tb, kuid_t uid)
+/* tk_pool_lock held: the uid's slot in tb (linear probing), or a free one. */
+struct uid_count *tk_uid_slot(struct uid_table *tb, kuid_t uid)
 {
 	unsigned int i = hash_32(__kuid_val(uid), UID_BITS), n;
 	struct uid_count *u = tb->slot;
@@ -131,17 +137,17 @@ struct uid_count *uid_slot(struct uid_table *tb, kuid_t uid)
 	return NULL;
 }
 
-/* pool_lock held: one more record in slot u (from uid_slot()) for uid. */
-void uid_get(struct uid_count *u, kuid_t uid)
+/* tk_pool_lock held: one more record in slot u (from tk_uid_slot()) for uid. */
+void tk_uid_get(struct uid_count *u, kuid_t uid)
 {
 	if (!u->n++)
 		u->uid = uid;
 }
 
-/* pool_lock held: one record less for uid in tb (backward-shift delete). */
-void uid_put(struct uid_table *tb, kuid_t uid)
+/* tk_pool_lock held: one record less for uid in tb (backward-shift delete). */
+void tk_uid_put(struct uid_table *tb, kuid_t uid)
 {
-	struct uid_count *u = uid_slot(tb, uid), *s = tb->slot;
+	struct uid_count *u = tk_uid_slot(tb, uid), *s = tb->slot;
 	unsigned int i, j, k;
 
 	if (!u || !u->n || --u->n)
@@ -159,108 +165,108 @@ void uid_put(struct uid_table *tb, kuid_t uid)
 	}
 }
 
-/* pool_lock held: leave the exempt share (the record became a hypervisor's). */
-void leave_exempt_share(struct sld_task *t)
+/* tk_pool_lock held: leave the exempt share (the record became a hypervisor's). */
+void tk_leave_exempt_share(struct sld_task *t)
 {
 	if (!t->exempt_share)
 		return;
 	t->exempt_share = false;
-	nexempt--;
+	tk_nexempt--;
 }
 
 /* The table a non-root uid's records of this kind count in. */
 static struct uid_table *uid_table(bool hv)
 {
-	return hv ? &uids_hv : &uids_exempt;
+	return hv ? &tk_uids_hv : &tk_uids_exempt;
 }
 
 /*
- * pool_lock held: may current take a record? See the comment above.
+ * tk_pool_lock held: may current take a record? See the comment above.
  * *slot: where the record counts for its uid, NULL for none (root, or a
- * hypervisor task when uids_hv is full).
+ * hypervisor task when tk_uids_hv is full).
  */
 static enum refusal admit(bool hv, kuid_t uid, struct uid_count **slot)
 {
-	unsigned int max = max_tasks();
+	unsigned int max = tk_max_tasks();
 
 	*slot = NULL;
 	if (nlive >= max)
 		return REFUSE_FULL;
-	if (!hv && nexempt >= max - max / 4)
+	if (!hv && tk_nexempt >= max - max / 4)
 		return REFUSE_FULL;
 	if (!uid_eq(uid, GLOBAL_ROOT_UID)) {
-		*slot = uid_slot(uid_table(hv), uid);
-		if (*slot ? (*slot)->n >= per_uid() : !hv)
+		*slot = tk_uid_slot(uid_table(hv), uid);
+		if (*slot ? (*slot)->n >= tk_per_uid() : !hv)
 			return REFUSE_CAP;
 	}
-	return free_list ? ADMIT : REFUSE_GROWING;
+	return tk_free_list ? ADMIT : REFUSE_GROWING;
 }
 
 static void grow_fn(struct work_struct *work);
-DECLARE_WORK(grow_work, grow_fn);
+DECLARE_WORK(tk_grow_work, grow_fn);
 
 static bool want_chunk(void)
 {
-	return nfree < LOW_WATER && nchunks < MAX_CHUNKS &&
-	       nchunks * CHUNK < max_tasks();
+	return tk_nfree < LOW_WATER && tk_nchunks < MAX_CHUNKS &&
+	       tk_nchunks * CHUNK < tk_max_tasks();
 }
 
-/* pool_lock held: a new chunk's records join the free list. */
+/* tk_pool_lock held: a new chunk's records join the free list. */
 static void add_chunk(struct sld_task *c)
 {
 	unsigned int i;
 
 	for (i = CHUNK; i-- > 0;) {
-		c[i].next_free = free_list;
-		free_list = &c[i];
+		c[i].next_free = tk_free_list;
+		tk_free_list = &c[i];
 	}
-	nfree += CHUNK;
-	chunks[nchunks] = c;
+	tk_nfree += CHUNK;
+	tk_chunks[tk_nchunks] = c;
 	/* Publish the chunk only after its records and chunks[] are set. */
-	smp_store_release(&nchunks, nchunks + 1);
+	smp_store_release(&tk_nchunks, tk_nchunks + 1);
 }
 
 /* Sleepable: allocate chunks until LOW_WATER records are free again. */
-int grow(void)
+int tk_grow(void)
 {
 	unsigned long flags;
 	struct sld_task *c;
 	bool want;
 
 	for (;;) {
-		raw_spin_lock_irqsave(&pool_lock, flags);
+		raw_spin_lock_irqsave(&tk_pool_lock, flags);
 		want = want_chunk();
-		raw_spin_unlock_irqrestore(&pool_lock, flags);
+		raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
 		if (!want)
 			return 0;
 		c = kvcalloc(CHUNK, sizeof(*c), GFP_KERNEL);
 		if (!c) {
-			atomic_long_inc(&n_grow_failed);
+			atomic_long_inc(&tk_n_grow_failed);
 			return -ENOMEM;
 		}
-		raw_spin_lock_irqsave(&pool_lock, flags);
+		raw_spin_lock_irqsave(&tk_pool_lock, flags);
 		if (want_chunk()) {
 			add_chunk(c);
 			c = NULL;
 		}
-		raw_spin_unlock_irqrestore(&pool_lock, flags);
+		raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
 		kvfree(c);
 	}
 }
 
-/* task_mutex: sld_task_free() waits for it with cancel_work_sync(). */
+/* tk_task_mutex: sld_task_free() waits for it with cancel_work_sync(). */
 static void grow_fn(struct work_struct *work)
 {
-	mutex_lock(&task_mutex);
-	grow();
-	mutex_unlock(&task_mutex);
+	mutex_lock(&tk_task_mutex);
+	tk_grow();
+	mutex_unlock(&tk_task_mutex);
 }
 
 /*
  * why and hv are set under the lock: sld_task_release() reads a used
  * record's under it, never a previous owner's.
  */
-struct sld_task *pool_get(enum sld_why why, struct sld_owner *hv,
+struct sld_task *tk_pool_get(enum sld_why why, struct sld_owner *hv,
 				 enum refusal *refused)
 {
 	kuid_t uid = current_uid();
@@ -269,12 +275,12 @@ struct sld_task *pool_get(enum sld_why why, struct sld_owner *hv,
 	unsigned long flags;
 	bool more;
 
-	raw_spin_lock_irqsave(&pool_lock, flags);
+	raw_spin_lock_irqsave(&tk_pool_lock, flags);
 	*refused = admit(!!hv, uid, &slot);
 	if (*refused == ADMIT) {
-		t = free_list;
-		free_list = t->next_free;
-		nfree--;
+		t = tk_free_list;
+		tk_free_list = t->next_free;
+		tk_nfree--;
 		nlive++;
 		memset(t, 0, sizeof(*t));
 		t->used = true;
@@ -283,40 +289,96 @@ struct sld_task *pool_get(enum sld_why why, struct sld_owner *hv,
 		t->uid = uid;
 		if (!hv) {
 			t->exempt_share = true;
-			nexempt++;
+			tk_nexempt++;
 		}
 		if (slot) {
-			uid_get(slot, uid);
+			tk_uid_get(slot, uid);
 			t->counted = uid_table(hv);
 		}
 	}
 	more = want_chunk();
-	raw_spin_unlock_irqrestore(&pool_lock, flags);
+	raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
 	if (more)
-		schedule_work(&grow_work);
+		schedule_work(&tk_grow_work);
 	return t;
 }
 
 /* Returns the task reference the record held, for the caller to drop. */
-struct task_struct *pool_put(struct sld_task *t)
+struct task_struct *tk_pool_put(struct sld_task *t)
 {
 	struct task_struct *task = t->task;
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&pool_lock, flags);
-	leave_exempt_share(t);
+	raw_spin_lock_irqsave(&tk_pool_lock, flags);
+	tk_leave_exempt_share(t);
 	if (t->counted)
-		uid_put(t->counted, t->uid);
+		tk_uid_put(t->counted, t->uid);
 	t->used = false;
-	t->next_free = free_list;
-	free_list = t;
-	nfree++;
+	t->next_free = tk_free_list;
+	tk_free_list = t;
+	tk_nfree++;
 	nlive--;
-	raw_spin_unlock_irqrestore(&pool_lock, flags);
+	raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
 	return task;
 }
 
-unsigned int live(void)
+unsigned int tk_live(void)
 {
 	return READ_ONCE(nlive);
 }
+
+/* ---- knobs: max_tasks, tasks_per_uid ------------------------------------------------ */
+
+/*
+ * max_tasks bounds the records (protected tasks) alive at once. Lowering
+ * it below the live count is accepted and only caps: no record is taken
+ * away, new ones are refused until fewer are alive, and memory already
+ * allocated stays until unload. Raising it lets the pool grow on demand.
+ */
+static int max_tasks_set(const char *val, const char **why)
+{
+	int v;
+	const struct sld_knob_schema *s = &sld_knob_schema[SLD_KN_MAX_TASKS];
+	int err = sld_parse_int(val, s->min, s->max, &v, why);
+
+	if (err)
+		return err;
+	WRITE_ONCE(max_tasks_knob, v);
+	/* Raised: room for new records now, not at the next refusal. */
+	if (READ_ONCE(tk_pool_open))
+		schedule_work(&tk_grow_work);
+	return 0;
+}
+
+static int max_tasks_show(char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%u\n", tk_max_tasks());
+}
+
+static struct sld_knob knob_max_tasks = {
+	.schema = &sld_knob_schema[SLD_KN_MAX_TASKS],
+	.set = max_tasks_set, .show = max_tasks_show,
+};
+SLD_KNOB(max_tasks, knob_max_tasks);
+
+static int per_uid_set(const char *val, const char **why)
+{
+	int v;
+	const struct sld_knob_schema *s = &sld_knob_schema[SLD_KN_TASKS_PER_UID];
+	int err = sld_parse_int(val, s->min, s->max, &v, why);
+
+	if (!err)
+		WRITE_ONCE(per_uid_knob, v);
+	return err;
+}
+
+static int per_uid_show(char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%u\n", tk_per_uid());
+}
+
+static struct sld_knob knob_per_uid = {
+	.schema = &sld_knob_schema[SLD_KN_TASKS_PER_UID],
+	.set = per_uid_set, .show = per_uid_show,
+};
+SLD_KNOB(tasks_per_uid, knob_per_uid);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * task_sld.c's releasing: an owner lets its tasks go (an unwatched
+ * task/task.c's releasing: an owner lets its tasks go (an unwatched
  * hypervisor, a changed exemption rule); each keeps its record, marked
  * released, until its task exits, execs or is protected again.
  */
@@ -12,10 +12,10 @@
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 
-#include "sld_compat.h"
-#include "core_msr.h"
-#include "task_sld.h"
-#include "task_sld_internal.h"
+#include "engine/msr/core_msr.h"
+#include "engine/task/internal.h"
+#include "engine/task/task.h"
+#include "knobs/switches.h"
 
 /* ---- releasing: an unwatched hypervisor, a changed exemption rule --------------- */
 
@@ -26,7 +26,7 @@ static void drop_released(void *unused)
 
 	if (hlist_empty(&current->preempt_notifiers))
 		return;
-	t = find_current();
+	t = tk_find_current();
 	if (t && t->running && READ_ONCE(t->why) == SLD_WHY_NONE) {
 		t->running = false;
 		sld_msr_task_out();
@@ -51,11 +51,11 @@ static unsigned int release_where(enum sld_why why, struct sld_owner *hv)
 
 	/* Probe handlers that still saw the slot watched are done. */
 	synchronize_rcu();
-	for (c = 0; c < capacity() / CHUNK; c++) {
+	for (c = 0; c < tk_capacity() / CHUNK; c++) {
 		/* The lock per chunk: irqs off for CHUNK records at most. */
-		raw_spin_lock_irqsave(&pool_lock, flags);
+		raw_spin_lock_irqsave(&tk_pool_lock, flags);
 		for (i = 0; i < CHUNK; i++) {
-			struct sld_task *t = &chunks[c][i];
+			struct sld_task *t = &tk_chunks[c][i];
 
 			if (t->used && !t->detached &&
 			    READ_ONCE(t->why) == why &&
@@ -65,12 +65,12 @@ static unsigned int release_where(enum sld_why why, struct sld_owner *hv)
 				n++;
 			}
 		}
-		raw_spin_unlock_irqrestore(&pool_lock, flags);
+		raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
 	}
 	if (n)
 		on_each_cpu(drop_released, NULL, 1);
 	/* A released task no longer keeps sld_compat loaded. */
-	unpin_detached(npins);
+	tk_unpin_detached(npins);
 	return n;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * task_sld.c's status output: the tasks file, why sld_compat is in use
+ * task/task.c's status output: the tasks file, why sld_compat is in use
  * (its own pins), and the engine's counters.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -12,16 +12,16 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
-#include "sld_compat.h"
-#include "task_sld.h"
-#include "task_sld_internal.h"
+#include "engine/task/internal.h"
+#include "engine/task/task.h"
+#include "knobs/switches.h"
 
 /* ---- status ------------------------------------------------------------------------ */
 
 /*
  * "PID COMM why=W hv=NAME cpu=N running=0|1 switches=N ac_user=N
  * ac_guest=N" per protected task, or "none"; then the counters. COMM is
- * escaped (comm_escape()): one line per task, and its fields are the
+ * escaped (sld_comm_escape()): one line per task, and its fields are the
  * module's (a reader takes the last " why=": COMM may hold spaces).
  */
 /* The longest such line: escaped comm, owner name, 64-bit counters. */
@@ -33,30 +33,30 @@ int sld_tasks_show(char *buf, size_t size)
 	unsigned long flags;
 	int n = 0;
 
-	for (id = 0; id < capacity() && n < size - TASK_LINE_MAX; id++) {
+	for (id = 0; id < tk_capacity() && n < size - TASK_LINE_MAX; id++) {
 		struct sld_task t;
 		char hv[MODULE_NAME_LEN], comm[COMM_ESC_LEN];
 		bool in_use;
 
-		raw_spin_lock_irqsave(&pool_lock, flags);
-		in_use = rec(id)->used;
+		raw_spin_lock_irqsave(&tk_pool_lock, flags);
+		in_use = tk_rec(id)->used;
 		if (in_use)
-			t = *rec(id);
-		raw_spin_unlock_irqrestore(&pool_lock, flags);
+			t = *tk_rec(id);
+		raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
 		if (!in_use)
 			continue;
-		owner_name(t.hv, hv, sizeof(hv));
-		comm_escape(comm, t.comm);
+		tk_owner_name(t.hv, hv, sizeof(hv));
+		sld_comm_escape(comm, t.comm);
 		n += scnprintf(buf + n, size - n,
 			       "%d %s why=%s hv=%s cpu=%d running=%d switches=%lu ac_user=%lu ac_guest=%lu\n",
-			       t.pid, comm, why_names[t.why], hv, t.cpu,
+			       t.pid, comm, tk_why_names[t.why], hv, t.cpu,
 			       t.running, t.switches, t.ac_user, t.ac_guest);
 		shown++;
 	}
-	if (shown < live())
+	if (shown < tk_live())
 		n += scnprintf(buf + n, size - n, "... %u more\n",
-			       live() - shown);
-	if (!shown && !live())
+			       tk_live() - shown);
+	if (!shown && !tk_live())
 		n += scnprintf(buf + n, size - n, "none\n");
 	return n;
 }
@@ -72,11 +72,11 @@ unsigned int sld_task_list(enum sld_why why, struct sld_task_info *out,
 	unsigned int id, n = 0;
 	unsigned long flags;
 
-	for (id = 0; id < capacity() && n < max; id++) {
-		struct sld_task *t = rec(id);
+	for (id = 0; id < tk_capacity() && n < max; id++) {
+		struct sld_task *t = tk_rec(id);
 		struct sld_task_info *i = &out[n];
 
-		raw_spin_lock_irqsave(&pool_lock, flags);
+		raw_spin_lock_irqsave(&tk_pool_lock, flags);
 		if (t->used && !t->detached && READ_ONCE(t->why) == why) {
 			/* The record holds a reference while used. */
 			get_task_struct(t->task);
@@ -87,12 +87,12 @@ unsigned int sld_task_list(enum sld_why why, struct sld_task_info *out,
 			i->ac = t->ac_user + t->ac_guest;
 			n++;
 		}
-		raw_spin_unlock_irqrestore(&pool_lock, flags);
+		raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
 	}
 	return n;
 }
 
-#define IN_USE_OWNERS	SLD_HV_MAX	/* task_sld.h */
+#define IN_USE_OWNERS	SLD_HV_MAX	/* task/task.h */
 
 struct owner_count {
 	struct sld_owner *o;
@@ -138,17 +138,17 @@ int sld_task_in_use_show(char *buf, size_t size)
 	unsigned long flags;
 	int n = 0;
 
-	for (id = 0; id < capacity(); id++) {
+	for (id = 0; id < tk_capacity(); id++) {
 		o = NULL;
-		raw_spin_lock_irqsave(&pool_lock, flags);
-		if (rec(id)->used && rec(id)->pinned)
-			o = rec(id)->hv;
-		raw_spin_unlock_irqrestore(&pool_lock, flags);
+		raw_spin_lock_irqsave(&tk_pool_lock, flags);
+		if (tk_rec(id)->used && tk_rec(id)->pinned)
+			o = tk_rec(id)->hv;
+		raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
 		if (o && !count_owner(by, &nby, o))
 			other++;
 	}
 	for (i = 0; i < nby; i++) {
-		owner_name(by[i].o, hv, sizeof(hv));
+		tk_owner_name(by[i].o, hv, sizeof(hv));
 		n += scnprintf(buf + n, size - n, "%s tasks=%u\n", hv,
 			       by[i].n);
 	}
@@ -170,15 +170,15 @@ int sld_task_in_use_show(char *buf, size_t size)
 int sld_task_counters_show(char *buf, size_t size)
 {
 	unsigned long calls = 0, handovers = 0;
-	long off = atomic_long_read(&n_refused_off);
-	long full = atomic_long_read(&n_refused_full);
-	long cap = atomic_long_read(&n_refused_cap);
-	long growing = atomic_long_read(&n_refused_growing);
+	long off = atomic_long_read(&tk_n_refused_off);
+	long full = atomic_long_read(&tk_n_refused_full);
+	long cap = atomic_long_read(&tk_n_refused_cap);
+	long growing = atomic_long_read(&tk_n_refused_growing);
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		calls += per_cpu(sched_calls, cpu);
-		handovers += per_cpu(sched_handovers, cpu);
+		calls += per_cpu(tk_sched_calls, cpu);
+		handovers += per_cpu(tk_sched_handovers, cpu);
 	}
 	return scnprintf(buf, size,
 			 "tasks_live %u\ntasks_exempt %u\ntasks_pinning %d\ntasks_protected %ld\ntasks_exited %ld\ntasks_exec_dropped %ld\ntasks_detached %ld\n"
@@ -187,20 +187,20 @@ int sld_task_counters_show(char *buf, size_t size)
 			 "tasks_refused %ld\ntasks_refused_off %ld\ntasks_refused_full %ld\ntasks_refused_cap %ld\ntasks_refused_growing %ld\n"
 			 "tasks_max %u\ntasks_per_uid %u\ntasks_capacity %u\ntasks_record_bytes %zu\ntasks_grow_failed %ld\n"
 			 "key_held %d\nready %d\nsched_calls %lu\nsched_handovers %lu\n",
-			 live(), READ_ONCE(nexempt), atomic_read(&n_pinned),
-			 atomic_long_read(&n_protected),
-			 atomic_long_read(&n_exited),
-			 atomic_long_read(&n_exec_dropped),
-			 atomic_long_read(&n_detached),
-			 atomic_long_read(&n_proactive),
-			 atomic_long_read(&n_by_why[SLD_WHY_COMM]),
-			 atomic_long_read(&n_by_why[SLD_WHY_PATH]),
-			 atomic_long_read(&n_by_why[SLD_WHY_CGROUP]),
-			 atomic_long_read(&n_by_why[SLD_WHY_RUN]),
-			 atomic_long_read(&n_by_why[SLD_WHY_HV]),
+			 tk_live(), READ_ONCE(tk_nexempt), atomic_read(&tk_n_pinned),
+			 atomic_long_read(&tk_n_protected),
+			 atomic_long_read(&tk_n_exited),
+			 atomic_long_read(&tk_n_exec_dropped),
+			 atomic_long_read(&tk_n_detached),
+			 atomic_long_read(&tk_n_proactive),
+			 atomic_long_read(&tk_n_by_why[SLD_WHY_COMM]),
+			 atomic_long_read(&tk_n_by_why[SLD_WHY_PATH]),
+			 atomic_long_read(&tk_n_by_why[SLD_WHY_CGROUP]),
+			 atomic_long_read(&tk_n_by_why[SLD_WHY_RUN]),
+			 atomic_long_read(&tk_n_by_why[SLD_WHY_HV]),
 			 off + full + cap + growing, off, full, cap, growing,
-			 max_tasks(), per_uid(), capacity(),
+			 tk_max_tasks(), tk_per_uid(), tk_capacity(),
 			 sizeof(struct sld_task),
-			 atomic_long_read(&n_grow_failed),
-			 READ_ONCE(key_held), READ_ONCE(ready), calls, handovers);
+			 atomic_long_read(&tk_n_grow_failed),
+			 READ_ONCE(tk_key_held), READ_ONCE(tk_ready), calls, handovers);
 }

@@ -22,7 +22,7 @@
  * way into protection runs in the task (its #AC, its ioctl, its exec, a
  * vendor's guest entry). Those paths are kprobe handlers, where even
  * GFP_ATOMIC is not allowed on PREEMPT_RT, so records come from a pool
- * that grows ahead of demand (see task_pool.c, which also says who
+ * that grows ahead of demand (see task/pool.c, which also says who
  * may take a record: exempt tasks, which any user can obtain under each
  * of its uids, are counted apart from hypervisor tasks and can never
  * take what those need, neither the pool's reserve nor the per-uid
@@ -31,7 +31,7 @@
  * live task_struct when it is detached.
  *
  * Who is protected is decided above this file, by the owners (struct
- * sld_owner, task_sld.h): exempt.c for its rule kinds, hvwatch.c for each
+ * sld_owner, task/task.h): exempt.c for its rule kinds, hvwatch.c for each
  * watched hypervisor module. They push what they need (sld_task_need),
  * protect tasks on their own behalf (sld_task_protect) and release them
  * (sld_task_release); a record remembers its owner as data, for names
@@ -44,7 +44,7 @@
  * back to the kernel's state; dmesg names the tasks that lost protection.
  *
  * Pins: a record protected for a hypervisor keeps sld_compat loaded;
- * task_pins.c says how, and why its puts are safe.
+ * task/pins.c says how, and why its puts are safe.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -66,27 +66,26 @@
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 
-#include "sld_compat.h"
-#include "core_msr.h"
-#include "degraded.h"
-#include "escape.h"
-#include "hooks.h"
-#include "knobs.h"
-#include "task_sld.h"
-#include "task_sld_internal.h"
+#include "engine/msr/core_msr.h"
+#include "engine/task/internal.h"
+#include "engine/task/task.h"
+#include "kernel/degraded.h"
+#include "kernel/hooks.h"
+#include "knobs/switches.h"
+#include "schema/escape.h"
 
-/* key, ready, detach, needs: task_mutex (task_pool.c) */
-bool key_held;				/* task_mutex */
-static bool setup_done;			/* task_mutex */
-static unsigned int nneed;		/* task_mutex: owners in need */
+/* key, ready, detach, needs: tk_task_mutex (task/pool.c) */
+bool tk_key_held;				/* tk_task_mutex */
+static bool setup_done;			/* tk_task_mutex */
+static unsigned int nneed;		/* tk_task_mutex: owners in need */
 static bool key_wanted;			/* the last refresh's need */
-bool ready;				/* protect() may add records */
-atomic_long_t n_protected, n_exited, n_exec_dropped, n_proactive;
-atomic_long_t n_by_why[SLD_WHY_HV + 1];	/* protections per rule */
-atomic_long_t n_detached, n_refused_off, n_refused_full;
-atomic_long_t n_refused_cap, n_refused_growing;
+bool tk_ready;				/* protect() may add records */
+atomic_long_t tk_n_protected, tk_n_exited, tk_n_exec_dropped, tk_n_proactive;
+atomic_long_t tk_n_by_why[SLD_WHY_HV + 1];	/* protections per rule */
+atomic_long_t tk_n_detached, tk_n_refused_off, tk_n_refused_full;
+atomic_long_t tk_n_refused_cap, tk_n_refused_growing;
 
-const char *const why_names[] = {
+const char *const tk_why_names[] = {
 	[SLD_WHY_NONE] = "released", [SLD_WHY_COMM] = "exempt-comm",
 	[SLD_WHY_PATH] = "exempt-path", [SLD_WHY_CGROUP] = "exempt-cgroup",
 	[SLD_WHY_RUN] = "run", [SLD_WHY_HV] = "hypervisor",
@@ -100,31 +99,31 @@ bool sld_task_protected(void)
 
 	if (hlist_empty(&current->preempt_notifiers))
 		return false;
-	t = find_current();
+	t = tk_find_current();
 	return t && READ_ONCE(t->why) != SLD_WHY_NONE;
 }
 
-/* pool_lock held: an exempt record's count moves to uids_hv, if it may. */
+/* tk_pool_lock held: an exempt record's count moves to tk_uids_hv, if it may. */
 static bool move_to_hv_table(struct sld_task *t)
 {
 	struct uid_count *u;
 
-	if (t->counted != &uids_exempt)
+	if (t->counted != &tk_uids_exempt)
 		return true;
-	u = uid_slot(&uids_hv, t->uid);
-	if (u && u->n >= per_uid())
+	u = tk_uid_slot(&tk_uids_hv, t->uid);
+	if (u && u->n >= tk_per_uid())
 		return false;
-	uid_put(&uids_exempt, t->uid);
+	tk_uid_put(&tk_uids_exempt, t->uid);
 	t->counted = NULL;
 	if (u) {
-		uid_get(u, t->uid);
-		t->counted = &uids_hv;
+		tk_uid_get(u, t->uid);
+		t->counted = &tk_uids_hv;
 	}
 	return true;
 }
 
 /*
- * pool_lock: a record protected for a hypervisor from now on; false if
+ * tk_pool_lock: a record protected for a hypervisor from now on; false if
  * its uid is at its cap of hypervisor records (nothing changed).
  */
 static bool become_hv(struct sld_task *t, struct sld_owner *hv)
@@ -132,38 +131,38 @@ static bool become_hv(struct sld_task *t, struct sld_owner *hv)
 	unsigned long flags;
 	bool moved;
 
-	raw_spin_lock_irqsave(&pool_lock, flags);
+	raw_spin_lock_irqsave(&tk_pool_lock, flags);
 	moved = move_to_hv_table(t);
 	if (moved) {
-		leave_exempt_share(t);
+		tk_leave_exempt_share(t);
 		WRITE_ONCE(t->hv, hv);
 		WRITE_ONCE(t->why, SLD_WHY_HV);
 	}
-	raw_spin_unlock_irqrestore(&pool_lock, flags);
+	raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
 	if (!moved)
 		return false;
 	atomic_long_inc(&hv->tasks);
-	pin(t);
+	tk_pin(t);
 	return true;
 }
 
 static void count_protection(enum sld_why why)
 {
-	atomic_long_inc(&n_protected);
-	atomic_long_inc(&n_by_why[why]);
+	atomic_long_inc(&tk_n_protected);
+	atomic_long_inc(&tk_n_by_why[why]);
 }
 
 static int refuse(enum refusal r)
 {
 	switch (r) {
 	case REFUSE_CAP:
-		atomic_long_inc(&n_refused_cap);
+		atomic_long_inc(&tk_n_refused_cap);
 		break;
 	case REFUSE_GROWING:
-		atomic_long_inc(&n_refused_growing);
+		atomic_long_inc(&tk_n_refused_growing);
 		break;
 	default:
-		atomic_long_inc(&n_refused_full);
+		atomic_long_inc(&tk_n_refused_full);
 		break;
 	}
 	return -ENOSPC;
@@ -200,7 +199,7 @@ static void say_protected(const struct sld_owner *o, const char *rule)
 
 	if (!__ratelimit(&say_rs))
 		return;
-	comm_escape(comm, current->comm);
+	sld_comm_escape(comm, current->comm);
 	if (o->why == SLD_WHY_RUN)
 		took = sld_esc(r, sizeof(r), s, RULE_SHOWN, 0);
 	pr_info("protecting %s[%d]: %s %s%s\n", comm, task_pid_nr(current),
@@ -211,7 +210,7 @@ static void say_protected(const struct sld_owner *o, const char *rule)
 /*
  * A released record protects its task again (current, preemption off).
  * It keeps its place in the pool: a hypervisor record stays in the
- * reserve's count (and in uids_hv) even when it comes back as an exempt
+ * reserve's count (and in tk_uids_hv) even when it comes back as an exempt
  * one. 0, or -ENOSPC: for a hypervisor, over its uid's cap.
  */
 static int revive(struct sld_task *t, enum sld_why why,
@@ -231,12 +230,12 @@ static int revive(struct sld_task *t, enum sld_why why,
 		 * ioctl to a watched hypervisor would not make it that
 		 * hypervisor's task (sld_task_protect()).
 		 */
-		raw_spin_lock_irqsave(&pool_lock, flags);
+		raw_spin_lock_irqsave(&tk_pool_lock, flags);
 		WRITE_ONCE(t->hv, NULL);
 		WRITE_ONCE(t->why, why);
-		raw_spin_unlock_irqrestore(&pool_lock, flags);
+		raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
 	}
-	start_running(t);
+	tk_start_running(t);
 	count_protection(why);
 	return 0;
 }
@@ -254,26 +253,26 @@ static int protect(struct sld_owner *o, const char *rule)
 	enum refusal refused;
 	struct sld_task *t;
 
-	if (!READ_ONCE(ready)) {
-		atomic_long_inc(&n_refused_off);
+	if (!READ_ONCE(tk_ready)) {
+		atomic_long_inc(&tk_n_refused_off);
 		return -EAGAIN;
 	}
-	t = find_current();
+	t = tk_find_current();
 	if (t && READ_ONCE(t->why) == SLD_WHY_NONE)
 		return revive(t, why, hv);
 	if (t) {
 		/*
 		 * Over its uid's cap it stays protected as it was. A release
 		 * may have come since the check above: a record it made a
-		 * hypervisor's takes its hold now (start_running() reads why
+		 * hypervisor's takes its hold now (tk_start_running() reads why
 		 * with irqs off, so a release IPI is either before, and the
 		 * hold is taken, or after, and drops it).
 		 */
 		if (hv && !t->hv && become_hv(t, hv))
-			start_running(t);
+			tk_start_running(t);
 		return 0;
 	}
-	t = pool_get(why, hv, &refused);
+	t = tk_pool_get(why, hv, &refused);
 	if (!t)
 		return refuse(refused);
 	get_task_struct(current);
@@ -284,12 +283,12 @@ static int protect(struct sld_owner *o, const char *rule)
 	t->comm[TASK_COMM_LEN - 1] = '\0';
 	if (hv) {
 		atomic_long_inc(&hv->tasks);
-		pin(t);
+		tk_pin(t);
 	}
-	preempt_notifier_init(&t->pn, &task_ops);
+	preempt_notifier_init(&t->pn, &tk_task_ops);
 	preempt_notifier_register(&t->pn);
 	count_protection(why);
-	start_running(t);
+	tk_start_running(t);
 	say_protected(o, rule);
 	return 0;
 }
@@ -299,7 +298,7 @@ int sld_task_protect_as(struct sld_owner *o, const char *rule, bool ahead)
 	int err = protect(o, rule);
 
 	if (!err && ahead)
-		atomic_long_inc(&n_proactive);
+		atomic_long_inc(&tk_n_proactive);
 	return err;
 }
 
@@ -321,9 +320,9 @@ static void release(struct sld_task *t)
 	if (t->running)
 		sld_msr_task_out();
 	/* current holds its own reference; ours cannot be the last. */
-	put_task_struct(pool_put(t));
+	put_task_struct(tk_pool_put(t));
 	/* The key outlived its rule for this record only: drop it now. */
-	if (!live() && !READ_ONCE(key_wanted))
+	if (!tk_live() && !READ_ONCE(key_wanted))
 		schedule_work(&key_work);
 }
 
@@ -333,7 +332,7 @@ static void release(struct sld_task *t)
  */
 void sld_task_ac(bool guest)
 {
-	struct sld_task *t = find_current();
+	struct sld_task *t = tk_find_current();
 
 	if (!t)
 		return;
@@ -347,9 +346,9 @@ void sld_task_ac(bool guest)
 		char comm[COMM_ESC_LEN];
 
 		t->warned = true;
-		comm_escape(comm, t->comm);
+		sld_comm_escape(comm, t->comm);
 		pr_warn_ratelimited("split lock by %s task %s[%d]: handled in warn mode without penalty, SLD off while it runs\n",
-				    why_names[t->why], comm, t->pid);
+				    tk_why_names[t->why], comm, t->pid);
 	}
 }
 
@@ -359,7 +358,7 @@ void sld_task_ac(bool guest)
  */
 void sld_task_bus_lock(void)
 {
-	struct sld_task *t = find_current();
+	struct sld_task *t = tk_find_current();
 	char comm[COMM_ESC_LEN];
 
 	if (!t)
@@ -367,9 +366,9 @@ void sld_task_bus_lock(void)
 	if (t->bl_warned)
 		return;
 	t->bl_warned = true;
-	comm_escape(comm, t->comm);
+	sld_comm_escape(comm, t->comm);
 	pr_warn_ratelimited("bus lock by %s task %s[%d]: #DB handled without the kernel's penalty (no ratelimit sleep, no SIGBUS)\n",
-			    why_names[t->why], comm, t->pid);
+			    tk_why_names[t->why], comm, t->pid);
 }
 
 /* ---- the task's life: exit (our probe), exec and rename (exempt.c's) ------------ */
@@ -381,15 +380,15 @@ static int exit_pre(struct kprobe *p, struct pt_regs *regs)
 
 	if (hlist_empty(&current->preempt_notifiers))
 		return 0;
-	t = find_current();
+	t = tk_find_current();
 	if (t) {
 		/* xchg: sld_task_release() may hand the pin to unpin_fn(). */
 		bool pinned = xchg(&t->pinned, false);
 
 		release(t);
-		atomic_long_inc(&n_exited);
+		atomic_long_inc(&tk_n_exited);
 		if (pinned)
-			unpin_last_act();
+			tk_unpin_last_act();
 	}
 	return 0;
 }
@@ -407,13 +406,13 @@ static void take_comm(struct sld_task *t)
  */
 void sld_task_exec(bool exempt)
 {
-	struct sld_task *t = find_current();
+	struct sld_task *t = tk_find_current();
 
 	if (!t)
 		return;
 	if (t->why != SLD_WHY_HV && !exempt) {
 		release(t);
-		atomic_long_inc(&n_exec_dropped);
+		atomic_long_inc(&tk_n_exec_dropped);
 		return;
 	}
 	take_comm(t);
@@ -422,7 +421,7 @@ void sld_task_exec(bool exempt)
 /* current named itself (exempt.c's probe): the record follows. */
 void sld_task_renamed(void)
 {
-	struct sld_task *t = find_current();
+	struct sld_task *t = tk_find_current();
 
 	if (t)
 		take_comm(t);
@@ -435,7 +434,7 @@ static struct sld_hook hook_exit = {
 /* ---- the key, readiness and detaching ---------------------------------------------- */
 
 /* A hypervisor owner's module name, "-" for none. */
-void owner_name(const struct sld_owner *o, char *buf, size_t size)
+void tk_owner_name(const struct sld_owner *o, char *buf, size_t size)
 {
 	const char *name = o ? o->name : "";
 
@@ -451,8 +450,8 @@ static int detach_fn(void *unused)
 {
 	unsigned int id, cpu;
 
-	for (id = 0; id < capacity(); id++) {
-		struct sld_task *t = rec(id);
+	for (id = 0; id < tk_capacity(); id++) {
+		struct sld_task *t = tk_rec(id);
 
 		if (!t->used || t->detached)
 			continue;
@@ -460,7 +459,7 @@ static int detach_fn(void *unused)
 		t->detached = true;
 	}
 	for_each_possible_cpu(cpu)
-		per_cpu(handed, cpu) = NULL;
+		per_cpu(tk_handed, cpu) = NULL;
 	sld_msr_drop_task_holds();
 	return 0;
 }
@@ -472,31 +471,31 @@ static unsigned int say_detached(const char *why)
 	char hv[MODULE_NAME_LEN], comm[COMM_ESC_LEN];
 
 	pr_info("%s: %u protected task(s) detached, SLD back to the kernel's state for them\n",
-		why, live());
-	for (id = 0; id < capacity(); id++) {
-		struct sld_task *t = rec(id);
+		why, tk_live());
+	for (id = 0; id < tk_capacity(); id++) {
+		struct sld_task *t = tk_rec(id);
 
 		if (!t->used || !t->detached)
 			continue;
-		comm_escape(comm, t->task->comm);
+		sld_comm_escape(comm, t->task->comm);
 		if (t->why != SLD_WHY_HV) {
 			pr_info("  detached %s[%d]\n", comm,
 				task_pid_nr(t->task));
 		} else {
-			owner_name(t->hv, hv, sizeof(hv));
+			tk_owner_name(t->hv, hv, sizeof(hv));
 			pr_warn("  detached %s[%d], a task of hypervisor %s: its guest may now receive split-lock #AC\n",
 				comm, task_pid_nr(t->task), hv);
 			nhv++;
 		}
 		/* xchg: sld_task_release() may take the pin meanwhile. */
 		npins += xchg(&t->pinned, false);
-		put_task_struct(pool_put(t));
+		put_task_struct(tk_pool_put(t));
 		n++;
 	}
 	if (nhv)
 		pr_warn("%s: %u hypervisor task(s) lost protection: their guests may now receive split-lock #AC\n",
 			why, nhv);
-	atomic_long_add(n, &n_detached);
+	atomic_long_add(n, &tk_n_detached);
 	return npins;
 }
 
@@ -506,29 +505,29 @@ bool sld_task_possible(void)
 	return IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS) && hook_exit.registered;
 }
 
-/* task_mutex held. Stop new records, wait out the ones being made. */
+/* tk_task_mutex held. Stop new records, wait out the ones being made. */
 static void stop_protecting(void)
 {
-	WRITE_ONCE(ready, false);
+	WRITE_ONCE(tk_ready, false);
 	synchronize_rcu();	/* handlers run with preemption off */
 }
 
 static void detach_all(const char *why)
 {
 	stop_protecting();
-	if (live()) {
+	if (tk_live()) {
 		stop_machine(detach_fn, NULL, NULL);
-		unpin_detached(say_detached(why));
+		tk_unpin_detached(say_detached(why));
 	}
 	sld_msr_sync_all();
-	if (key_held) {
-		key_held = false;
+	if (tk_key_held) {
+		tk_key_held = false;
 		preempt_notifier_dec();
 	}
 }
 
 /*
- * task_mutex held. Hold the preempt-notifier key while some owner needs
+ * tk_task_mutex held. Hold the preempt-notifier key while some owner needs
  * it (and enabled=Y); detach everything when disabled.
  */
 static void refresh_locked(void)
@@ -542,18 +541,18 @@ static void refresh_locked(void)
 	WRITE_ONCE(key_wanted, need);
 	if (!enabled) {
 		detach_all("disabled");
-	} else if (need && !key_held) {
+	} else if (need && !tk_key_held) {
 		preempt_notifier_inc();
-		key_held = true;
-	} else if (!need && key_held && !live()) {
+		tk_key_held = true;
+	} else if (!need && tk_key_held && !tk_live()) {
 		/* Live records keep the key: no grace period on every refresh. */
 		stop_protecting();
-		if (!live()) {
-			key_held = false;
+		if (!tk_live()) {
+			tk_key_held = false;
 			preempt_notifier_dec();
 		}
 	}
-	WRITE_ONCE(ready, key_held && enabled);
+	WRITE_ONCE(tk_ready, tk_key_held && enabled);
 }
 
 /*
@@ -566,9 +565,9 @@ static void refresh_locked(void)
  */
 void sld_task_refresh(void)
 {
-	mutex_lock(&task_mutex);
+	mutex_lock(&tk_task_mutex);
 	refresh_locked();
-	mutex_unlock(&task_mutex);
+	mutex_unlock(&tk_task_mutex);
 }
 
 /*
@@ -577,7 +576,7 @@ void sld_task_refresh(void)
  */
 void sld_task_need(struct sld_owner *o, bool need)
 {
-	mutex_lock(&task_mutex);
+	mutex_lock(&tk_task_mutex);
 	if (o->need != need) {
 		o->need = need;
 		if (need)
@@ -586,7 +585,7 @@ void sld_task_need(struct sld_owner *o, bool need)
 			nneed--;
 	}
 	refresh_locked();
-	mutex_unlock(&task_mutex);
+	mutex_unlock(&tk_task_mutex);
 }
 
 /* ---- init / exit ----------------------------------------------------------------- */
@@ -601,7 +600,7 @@ int sld_task_setup(void)
 		return 0;
 	}
 	/* The first chunk now: protection works from the first task on. */
-	err = grow();
+	err = tk_grow();
 	if (err)
 		return err;
 	sld_hook_add(&hook_exit);
@@ -613,9 +612,10 @@ void sld_task_init(void)
 {
 	if (IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS) && !hook_exit.registered)
 		sld_degrade("per-task", "no do_exit probe: a record could outlive its task, so no task is protected");
-	mutex_lock(&task_mutex);
+	mutex_lock(&tk_task_mutex);
 	setup_done = true;
-	mutex_unlock(&task_mutex);
+	WRITE_ONCE(tk_pool_open, true);
+	mutex_unlock(&tk_task_mutex);
 	sld_task_refresh();
 }
 
@@ -626,85 +626,30 @@ void sld_task_init(void)
  */
 void sld_task_exit(void)
 {
-	/* The last pin's put may still be returning: see task_pins.c. */
+	/* The last pin's put may still be returning: see task/pins.c. */
 	synchronize_rcu();
-	flush_work(&unpin_work);
-	mutex_lock(&task_mutex);
+	flush_work(&tk_unpin_work);
+	mutex_lock(&tk_task_mutex);
 	setup_done = false;
+	WRITE_ONCE(tk_pool_open, false);
 	if (sld_task_possible())
-		detach_all(atomic_read(&n_pinned) ? "unloading (forced)" : "unloading");
-	mutex_unlock(&task_mutex);
-	/* No record is left to queue them again; both take task_mutex. */
+		detach_all(atomic_read(&tk_n_pinned) ? "unloading (forced)" : "unloading");
+	mutex_unlock(&tk_task_mutex);
+	/* No record is left to queue them again; both take tk_task_mutex. */
 	cancel_work_sync(&key_work);
-	cancel_work_sync(&grow_work);
+	cancel_work_sync(&tk_grow_work);
 }
 
 void sld_task_free(void)
 {
 	unsigned int c;
 
-	cancel_work_sync(&grow_work);
-	for (c = 0; c < nchunks; c++) {
-		kvfree(chunks[c]);
-		chunks[c] = NULL;
+	cancel_work_sync(&tk_grow_work);
+	for (c = 0; c < tk_nchunks; c++) {
+		kvfree(tk_chunks[c]);
+		tk_chunks[c] = NULL;
 	}
-	nchunks = 0;
-	free_list = NULL;
-	nfree = 0;
+	tk_nchunks = 0;
+	tk_free_list = NULL;
+	tk_nfree = 0;
 }
-
-/* ---- knobs: max_tasks, tasks_per_uid ------------------------------------------------ */
-
-/*
- * max_tasks bounds the records (protected tasks) alive at once. Lowering
- * it below the live count is accepted and only caps: no record is taken
- * away, new ones are refused until fewer are alive, and memory already
- * allocated stays until unload. Raising it lets the pool grow on demand.
- */
-static int max_tasks_set(const char *val, const char **why)
-{
-	int v;
-	const struct sld_knob_schema *s = &sld_knob_schema[SLD_KN_MAX_TASKS];
-	int err = sld_parse_int(val, s->min, s->max, &v, why);
-
-	if (err)
-		return err;
-	WRITE_ONCE(max_tasks_knob, v);
-	/* Raised: room for new records now, not at the next refusal. */
-	if (READ_ONCE(setup_done))
-		schedule_work(&grow_work);
-	return 0;
-}
-
-static int max_tasks_show(char *buf, size_t size)
-{
-	return scnprintf(buf, size, "%u\n", max_tasks());
-}
-
-static struct sld_knob knob_max_tasks = {
-	.schema = &sld_knob_schema[SLD_KN_MAX_TASKS],
-	.set = max_tasks_set, .show = max_tasks_show,
-};
-SLD_KNOB(max_tasks, knob_max_tasks);
-
-static int per_uid_set(const char *val, const char **why)
-{
-	int v;
-	const struct sld_knob_schema *s = &sld_knob_schema[SLD_KN_TASKS_PER_UID];
-	int err = sld_parse_int(val, s->min, s->max, &v, why);
-
-	if (!err)
-		WRITE_ONCE(per_uid_knob, v);
-	return err;
-}
-
-static int per_uid_show(char *buf, size_t size)
-{
-	return scnprintf(buf, size, "%u\n", per_uid());
-}
-
-static struct sld_knob knob_per_uid = {
-	.schema = &sld_knob_schema[SLD_KN_TASKS_PER_UID],
-	.set = per_uid_set, .show = per_uid_show,
-};
-SLD_KNOB(tasks_per_uid, knob_per_uid);

@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * task_sld.c and its pieces (task_sld_internal.h): protected tasks, the
- * bottom layer of the engine. They call only core_msr.c, hooks.c and the
- * knob framework; the parts that decide who is protected (exempt.c,
- * hvwatch.c) call them, never the other way.
+ * The task engine (engine/task/: task.c and its pieces, internal.h):
+ * protected tasks, the engine's middle layer. They call only the MSR
+ * accounts (engine/msr/), hooks.c and the knob framework; the parts that
+ * decide who is protected (engine/: exempt.c, hvwatch.c, run.c, the trap
+ * paths) call them, never the other way.
  */
-#ifndef SLD_TASK_SLD_H
-#define SLD_TASK_SLD_H
+#ifndef SLD_ENGINE_TASK_H
+#define SLD_ENGINE_TASK_H
 
 #include <linux/sched.h>
 #include <linux/types.h>
 
-#include "task_comm.h"
-#include "task_owner.h"
+#include "engine/task/comm.h"
+#include "engine/task/owner.h"
 
 /*
  * Hypervisor owners at most: hvwatch.c watches that many modules at once,
@@ -68,4 +69,4 @@ int sld_tasks_show(char *buf, size_t size);
 int sld_task_in_use_show(char *buf, size_t size);
 int sld_task_counters_show(char *buf, size_t size);
 
-#endif /* SLD_TASK_SLD_H */
+#endif /* SLD_ENGINE_TASK_H */

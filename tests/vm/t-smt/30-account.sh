@@ -10,13 +10,13 @@
 # every CPU's MSR_TEST_CTRL must be what the account says.
 #
 # The window is narrower than the stall: a release waits for a grace
-# period before it marks its records (task_release.c), and an #AC handler
+# period before it marks its records (task/release.c), and an #AC handler
 # in flight holds that grace period back, so a release's IPI lands inside
 # the stall only when the #AC began between that grace period's end and
 # the marking. That is seen about once per run (the count of #ACs handed
 # back as released, printed below). So a second part makes it happen:
 # slowstart.ko also stalls the rule's writer once, after that grace period
-# (func2=capacity), and the task traps while the writer waits; there the
+# (func2=tk_capacity), and the task traps while the writer waits; there the
 # previous module cleared SLD for a released task every time (the MSR off
 # under an account that says on) and this one leaves the #AC to the kernel.
 # shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
@@ -72,7 +72,7 @@ else
 	# is left to the kernel (ac_not_protected), SLD is not cleared for a
 	# released task.
 	insmod /mod/slowstart.ko func=sld_msr_ac_off comm=slx ms=3500 \
-		func2=capacity comm2=sldtest ms2=2000
+		func2=tk_capacity comm2=sldtest ms2=2000
 	n0=$(ac ac_not_protected)
 	# The task's #AC must begin while the writer waits (2 s) and outlast
 	# it (3.5 s). Three races, and up to three more while none was handed

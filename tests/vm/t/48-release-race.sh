@@ -10,8 +10,8 @@
 # pinned there.
 #
 # The race is a few instructions wide (a record's why set, then
-# start_running()), so a second round widens it: slowstart.ko stalls
-# start_running() 10 ms for the renaming threads and counts the release
+# tk_start_running()), so a second round widens it: slowstart.ko stalls
+# tk_start_running() 10 ms for the renaming threads and counts the release
 # IPIs that land inside a stall. There each thread names itself once and
 # then, for 20 ms, reads its own line in the tasks file from its own CPU
 # (no switch, so a hold wrongly taken is still there): why=released
@@ -95,13 +95,13 @@ no_bad "fast renames"
 # TCG thread hands CPU 0 its turn (an mdelay() stall on the stock CPU
 # gave CPU 0 none: 0 to 2 releases landed in 90 s, and CI once saw 0).
 stall=10 secs=20
-run "insmod slowstart (start_running() stalls $stall ms for spin*)" \
+run "insmod slowstart (tk_start_running() stalls $stall ms for spin*)" \
 	insmod /mod/slowstart.ko comm=spin ms=$stall
 taskset -p 1 $$ > /dev/null
 race $secs 1 20 3 $S/tasks
 taskset -p 3 $$ > /dev/null
 diag "slowstart: $(cat $FX/delayed) stalls, $(cat $FX/raced) release IPIs inside one"
-run "a release's IPI landed inside a stalled start_running()" [ "$(cat $FX/raced)" -ge 1 ]
+run "a release's IPI landed inside a stalled tk_start_running()" [ "$(cat $FX/raced)" -ge 1 ]
 no_bad "widened window"
 is "${tbad:-none}" 0 "widened window: no renaming thread saw its released record hold its core"
 run "rmmod slowstart" rmmod slowstart
