@@ -151,7 +151,7 @@ struct path_rule {
 };
 
 struct path_rules {
-	struct sld_names *names;
+	struct sld_list list;		/* first: knobs.h */
 	struct path_rule r[PATH_MAX_N];
 };
 
@@ -160,9 +160,10 @@ static struct sld_owner owner_path = { .why = SLD_WHY_PATH };
 static struct sld_owner owner_cgroup = { .why = SLD_WHY_CGROUP };
 static struct sld_owner owner_run = { .why = SLD_WHY_RUN };
 
-static struct sld_names __rcu *comms;
-static struct path_rules __rcu *paths;
-static struct sld_names __rcu *cgroups;
+/* Each a struct sld_list (knobs.h), exempt_path's in a struct path_rules. */
+static struct sld_list __rcu *comms;
+static struct sld_list __rcu *paths;
+static struct sld_list __rcu *cgroups;
 static bool proactive;
 
 static void update_hooks(void);
@@ -190,7 +191,8 @@ static void recheck(struct sld_owner *o, const char *knob, bool any)
 /* Each returns the rule that matches t, or NULL. */
 static const char *comm_match(const struct task_struct *t)
 {
-	const struct sld_names *l = rcu_dereference(comms);
+	const struct sld_list *c = rcu_dereference(comms);
+	const struct sld_names *l = c ? c->names : NULL;
 	unsigned int i;
 
 	for (i = 0; l && i < l->n; i++)
@@ -236,10 +238,10 @@ static noinline const char *exe_match(const struct path_rules *p,
 	unsigned int i;
 
 	file_id_of(file_inode(exe), &id);
-	for (i = 0; i < p->names->n; i++)
+	for (i = 0; i < p->list.names->n; i++)
 		if (file_id_eq(&p->r[i].file, &id) ||
 		    at_rule_path(&p->r[i], exe))
-			return p->names->v[i];
+			return p->list.names->v[i];
 	return NULL;
 }
 
@@ -252,16 +254,16 @@ static noinline const char *exe_match(const struct path_rules *p,
  */
 static const char *path_match(const struct task_struct *t)
 {
-	const struct path_rules *p = rcu_dereference(paths);
+	const struct sld_list *l = rcu_dereference(paths);
 	const char *rule;
 	struct file *exe;
 
-	if (!p || !t->mm)
+	if (!l || !t->mm)
 		return NULL;
 	exe = sld_mm_exe_file_get(t->mm);
 	if (!exe)
 		return NULL;
-	rule = exe_match(p, exe);
+	rule = exe_match(container_of(l, struct path_rules, list), exe);
 	fput(exe);
 	return rule;
 }
@@ -295,7 +297,8 @@ static bool cgroup_below(struct cgroup *cg, const char *rule)
 
 static const char *cgroup_match(struct task_struct *t)
 {
-	const struct sld_names *l = rcu_dereference(cgroups);
+	const struct sld_list *c = rcu_dereference(cgroups);
+	const struct sld_names *l = c ? c->names : NULL;
 	struct cgroup *cg;
 	unsigned int i;
 
@@ -553,38 +556,33 @@ static const struct sld_names_rule comm_rule = {
 };
 
 /*
- * A list of names only (exempt_comm, exempt_cgroup): readers are RCU,
- * writers hold the knobs mutex and may sleep.
+ * Every rule kind's write (sld_list_set(), knobs.c): the tasks the old
+ * rules exempted decide again.
  */
-static int names_set(struct sld_names __rcu **slot,
-		     const struct sld_names_rule *rule, struct sld_owner *o,
+static int rules_set(struct sld_list __rcu **slot,
+		     const struct sld_list_kind *kind, struct sld_owner *o,
 		     const char *knob, const char *val, const char **why)
 {
-	struct sld_names *old = rcu_dereference_protected(*slot, 1), *l;
-	int err = sld_names_edit(old, val, rule, &l, why);
+	int err = sld_list_set(slot, kind, val, why);
 
-	if (err)
-		return err;
-	if (!l->n) {
-		sld_names_free(l);
-		l = NULL;
-	}
-	rcu_assign_pointer(*slot, l);
-	synchronize_rcu();
-	sld_names_free(old);
-	recheck(o, knob, !!l);
-	return 0;
+	if (!err)
+		recheck(o, knob, !!rcu_access_pointer(*slot));
+	return err;
 }
+
+static const struct sld_list_kind comm_kind = {
+	.rule = &comm_rule, .size = sizeof(struct sld_list),
+};
 
 static int comm_set(const char *val, const char **why)
 {
-	return names_set(&comms, &comm_rule, &owner_comm, "exempt_comm", val,
+	return rules_set(&comms, &comm_kind, &owner_comm, "exempt_comm", val,
 			 why);
 }
 
 static int comm_show(char *buf, size_t size)
 {
-	return sld_names_show(rcu_dereference_protected(comms, 1), buf, size);
+	return sld_list_show(&comms, buf, size);
 }
 
 static struct sld_knob knob_comm = {
@@ -606,10 +604,14 @@ static const struct sld_names_rule path_rule = {
 	.max = PATH_MAX_N, .max_len = PATH_LEN, .check = path_check,
 };
 
-/* (a) and (b) of r from the file the path names now (it must be one). */
-static int path_resolve(const char *path, struct path_rule *r,
-			const char **why)
+/*
+ * (a) and (b) of entry i from the file its path names now (it must be
+ * one). All or nothing: every entry resolves, or the knob stays as it was.
+ */
+static int path_resolve(struct sld_list *l, unsigned int i, const char **why)
 {
+	const char *path = l->names->v[i];
+	struct path_rule *r = &container_of(l, struct path_rules, list)->r[i];
 	struct name_snapshot name;
 	struct dentry *parent;
 	struct inode *ino;
@@ -636,46 +638,20 @@ static int path_resolve(const char *path, struct path_rule *r,
 	return 0;
 }
 
-static void path_rules_free(struct path_rules *p)
-{
-	if (!p)
-		return;
-	sld_names_free(p->names);
-	kfree(p);
-}
+static const struct sld_list_kind path_kind = {
+	.rule = &path_rule, .size = sizeof(struct path_rules),
+	.resolve = path_resolve,
+};
 
-/* All or nothing: every entry resolves, or the knob stays as it was. */
 static int path_set(const char *val, const char **why)
 {
-	struct path_rules *old = rcu_dereference_protected(paths, 1), *p;
-	unsigned int i;
-	int err;
-
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p)
-		return -ENOMEM;
-	err = sld_names_edit(old ? old->names : NULL, val, &path_rule,
-			     &p->names, why);
-	for (i = 0; !err && i < p->names->n; i++)
-		err = path_resolve(p->names->v[i], &p->r[i], why);
-	if (err || !p->names->n) {
-		path_rules_free(p);
-		if (err)
-			return err;
-		p = NULL;
-	}
-	rcu_assign_pointer(paths, p);
-	synchronize_rcu();
-	path_rules_free(old);
-	recheck(&owner_path, "exempt_path", !!p);
-	return 0;
+	return rules_set(&paths, &path_kind, &owner_path, "exempt_path", val,
+			 why);
 }
 
 static int path_show(char *buf, size_t size)
 {
-	const struct path_rules *p = rcu_dereference_protected(paths, 1);
-
-	return sld_names_show(p ? p->names : NULL, buf, size);
+	return sld_list_show(&paths, buf, size);
 }
 
 static struct sld_knob knob_path = {
@@ -696,16 +672,19 @@ static const struct sld_names_rule cgroup_rule = {
 	.max = CGROUP_MAX, .max_len = PATH_LEN, .check = cgroup_check,
 };
 
+static const struct sld_list_kind cgroup_kind = {
+	.rule = &cgroup_rule, .size = sizeof(struct sld_list),
+};
+
 static int cgroup_set(const char *val, const char **why)
 {
-	return names_set(&cgroups, &cgroup_rule, &owner_cgroup,
+	return rules_set(&cgroups, &cgroup_kind, &owner_cgroup,
 			 "exempt_cgroup", val, why);
 }
 
 static int cgroup_show(char *buf, size_t size)
 {
-	return sld_names_show(rcu_dereference_protected(cgroups, 1), buf,
-			      size);
+	return sld_list_show(&cgroups, buf, size);
 }
 
 static struct sld_knob knob_cgroup = {
@@ -752,13 +731,15 @@ static unsigned long cgroups_named(const struct sld_names *l)
  */
 int sld_exempt_pending_show(char *buf, size_t size)
 {
+	const struct sld_list *c;
 	const struct sld_names *l;
 	unsigned long found;
 	unsigned int i;
 	int n = 0;
 
 	sld_knobs_lock();
-	l = rcu_dereference_protected(cgroups, 1);
+	c = rcu_dereference_protected(cgroups, 1);
+	l = c ? c->names : NULL;
 	found = l ? cgroups_named(l) : 0;
 	for (i = 0; l && i < l->n; i++)
 		if (!(found & BIT(i)))
@@ -815,11 +796,8 @@ SLD_KNOB(exempt_proactive, knob_proactive);
 void sld_exempt_free(void)
 {
 	cancel_work_sync(&run_arm_work);
-	sld_names_free(rcu_dereference_protected(comms, 1));
-	path_rules_free(rcu_dereference_protected(paths, 1));
-	sld_names_free(rcu_dereference_protected(cgroups, 1));
-	RCU_INIT_POINTER(comms, NULL);
-	RCU_INIT_POINTER(paths, NULL);
-	RCU_INIT_POINTER(cgroups, NULL);
+	sld_list_free(&comms);
+	sld_list_free(&paths);
+	sld_list_free(&cgroups);
 	sld_run_free();
 }

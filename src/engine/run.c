@@ -112,11 +112,11 @@ struct run_id {
 };
 
 struct run_allow {
-	struct sld_names *names;
+	struct sld_list list;		/* first: knobs.h */
 	struct run_id e[SLD_RUN_ALLOW_MAX];
 };
 
-static struct run_allow __rcu *allow;
+static struct sld_list __rcu *allow;	/* in a struct run_allow */
 static bool root_armed;		/* root's first run armed runs (above) */
 
 /* ---- matching (any context, under rcu_read_lock) ---------------------------- */
@@ -202,7 +202,7 @@ static bool allowed(const struct run_allow *a, const struct cred *c)
 
 	if (uid_eq(c->uid, GLOBAL_ROOT_UID))
 		return true;
-	for (i = 0; a && i < a->names->n; i++) {
+	for (i = 0; a && i < a->list.names->n; i++) {
 		const struct run_id *e = &a->e[i];
 
 		if (e->group ? gid_eq(c->gid, e->gid) ||
@@ -215,12 +215,12 @@ static bool allowed(const struct run_allow *a, const struct cred *c)
 
 const char *sld_run_match(struct task_struct *t)
 {
-	const struct run_allow *a = rcu_dereference(allow);
+	const struct sld_list *l = rcu_dereference(allow);
 	const struct cred *c;
 	struct cgroup *s;
 
 	c = __task_cred(t);
-	if (!allowed(a, c))
+	if (!allowed(l ? container_of(l, struct run_allow, list) : NULL, c))
 		return NULL;
 	s = scope_of(task_dfl_cgroup(t), from_kuid(&init_user_ns, c->uid));
 	return s ? cg_name(s) : NULL;
@@ -252,8 +252,10 @@ static const struct sld_names_rule id_rule = {
 	.max = SLD_RUN_ALLOW_MAX, .max_len = SLD_ID_LEN, .check = id_check,
 };
 
-static int id_parse(const char *s, struct run_id *e, const char **why)
+static int id_parse(struct sld_list *l, unsigned int i, const char **why)
 {
+	const char *s = l->names->v[i];
+	struct run_id *e = &container_of(l, struct run_allow, list)->e[i];
 	u32 id;
 
 	e->group = *s == '@';
@@ -266,51 +268,25 @@ static int id_parse(const char *s, struct run_id *e, const char **why)
 	return 0;
 }
 
-static void allow_free(struct run_allow *a)
-{
-	if (!a)
-		return;
-	sld_names_free(a->names);
-	kfree(a);
-}
+static const struct sld_list_kind allow_kind = {
+	.rule = &id_rule, .size = sizeof(struct run_allow),
+	.resolve = id_parse,
+};
 
 /* All or nothing; the caller releases the run tasks (exempt.c). */
 int sld_run_allow_set(const char *val, const char **why)
 {
-	struct run_allow *old = rcu_dereference_protected(allow, 1), *a;
-	unsigned int i;
-	int err;
-
-	a = kzalloc(sizeof(*a), GFP_KERNEL);
-	if (!a)
-		return -ENOMEM;
-	err = sld_names_edit(old ? old->names : NULL, val, &id_rule,
-			     &a->names, why);
-	for (i = 0; !err && i < a->names->n; i++)
-		err = id_parse(a->names->v[i], &a->e[i], why);
-	if (err || !a->names->n) {
-		allow_free(a);
-		if (err)
-			return err;
-		a = NULL;
-	}
-	rcu_assign_pointer(allow, a);
-	synchronize_rcu();
-	allow_free(old);
-	return 0;
+	return sld_list_set(&allow, &allow_kind, val, why);
 }
 
 int sld_run_allow_show(char *buf, size_t size)
 {
-	const struct run_allow *a = rcu_dereference_protected(allow, 1);
-
-	return sld_names_show(a ? a->names : NULL, buf, size);
+	return sld_list_show(&allow, buf, size);
 }
 
 void sld_run_free(void)
 {
-	allow_free(rcu_dereference_protected(allow, 1));
-	RCU_INIT_POINTER(allow, NULL);
+	sld_list_free(&allow);
 }
 
 /* ---- the runs status file ---------------------------------------------------- */

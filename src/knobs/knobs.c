@@ -16,6 +16,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -244,6 +245,53 @@ int sld_names_show(const struct sld_names *l, char *buf, size_t size)
 	buf[n++] = '\n';
 	buf[n] = '\0';
 	return n;
+}
+
+static void list_free(struct sld_list *l)
+{
+	if (!l)
+		return;
+	sld_names_free(l->names);
+	kfree(l);
+}
+
+int sld_list_set(struct sld_list __rcu **slot, const struct sld_list_kind *kind,
+		 const char *val, const char **why)
+{
+	struct sld_list *old = rcu_dereference_protected(*slot, 1), *l;
+	unsigned int i;
+	int err;
+
+	l = kzalloc(kind->size, GFP_KERNEL);
+	if (!l)
+		return -ENOMEM;
+	err = sld_names_edit(old ? old->names : NULL, val, kind->rule,
+			     &l->names, why);
+	for (i = 0; !err && kind->resolve && i < l->names->n; i++)
+		err = kind->resolve(l, i, why);
+	if (err || !l->names->n) {
+		list_free(l);
+		if (err)
+			return err;
+		l = NULL;
+	}
+	rcu_assign_pointer(*slot, l);
+	synchronize_rcu();
+	list_free(old);
+	return 0;
+}
+
+int sld_list_show(struct sld_list __rcu **slot, char *buf, size_t size)
+{
+	const struct sld_list *l = rcu_dereference_protected(*slot, 1);
+
+	return sld_names_show(l ? l->names : NULL, buf, size);
+}
+
+void sld_list_free(struct sld_list __rcu **slot)
+{
+	list_free(rcu_dereference_protected(*slot, 1));
+	RCU_INIT_POINTER(*slot, NULL);
 }
 
 /* Load time: modprobe/insmod options. The kernel strips no bytes here. */

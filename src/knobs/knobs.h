@@ -84,4 +84,32 @@ int sld_names_edit(const struct sld_names *old, const char *val,
 int sld_names_show(const struct sld_names *l, char *buf, size_t size);
 void sld_names_free(struct sld_names *l);
 
+/*
+ * A list knob that tasks' paths read under RCU (exempt_comm, exempt_path,
+ * exempt_cgroup, run_allow): its names and, where a name must be
+ * resolved when written (a file, an id), what each resolved to, in one
+ * table its owner defines with struct sld_list first. NULL while empty,
+ * so that one load tells a reader whether there is a rule.
+ */
+struct sld_list {
+	struct sld_names *names;
+};
+
+struct sld_list_kind {
+	const struct sld_names_rule *rule;
+	size_t size;		/* of the owner's table */
+	/* name i of the new table into its entry i; NULL: names only */
+	int (*resolve)(struct sld_list *l, unsigned int i, const char **why);
+};
+
+/*
+ * The write of every such knob, all or nothing: the edited names, each
+ * resolved, replace the table after a grace period (under the knobs'
+ * mutex, which every setter runs under).
+ */
+int sld_list_set(struct sld_list __rcu **slot, const struct sld_list_kind *kind,
+		 const char *val, const char **why);
+int sld_list_show(struct sld_list __rcu **slot, char *buf, size_t size);
+void sld_list_free(struct sld_list __rcu **slot);	/* at unload */
+
 #endif /* SLD_KNOBS_H */
