@@ -12,7 +12,7 @@
 #                     SLD hardware: split_lock_warn(ip), called directly
 #   null              the ioctl alone
 # Prints: BENCH ac ROUND CASE MEAN_NS CALLS
-# shellcheck source=../../tests/vm/lib.sh
+# shellcheck source=../../tests/lib/vm.sh
 . /tests/lib.sh
 R=${BENCH_ROUNDS:-7}
 N=2000	# calls per fast case

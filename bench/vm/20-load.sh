@@ -9,7 +9,7 @@
 # Prints: BENCH load ROUND CASE NS RC (CASE M-scan: the scan alone)
 # In a VM_ICOUNT boot the bench is load-icount/KVER and NS counts guest
 # instructions (and idle time, which advances the clock to the next timer).
-# shellcheck source=../../tests/vm/lib.sh
+# shellcheck source=../../tests/lib/vm.sh
 . /tests/lib.sh
 bench=$(bench_name load)
 R=${BENCH_ROUNDS:-7}

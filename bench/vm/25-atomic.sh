@@ -8,7 +8,7 @@
 # (not in make bench's report). 6.1.0-57-rt-amd64, before the probe
 # handler only recorded pointers: amdgpu 573,722, kvm-intel 62,118; since:
 # 215 for both (issue #12 item 7).
-# shellcheck source=../../tests/vm/lib.sh
+# shellcheck source=../../tests/lib/vm.sh
 . /tests/lib.sh
 bench=$(bench_name atomic)
 R=${BENCH_ROUNDS:-3}

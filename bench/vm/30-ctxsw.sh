@@ -22,7 +22,7 @@
 # CSW those switches)
 # In a VM_ICOUNT boot the bench is ctxsw-icount/KVER and NS is guest
 # instructions (the guest clock counts them), not wall time.
-# shellcheck source=../../tests/vm/lib.sh
+# shellcheck source=../../tests/lib/vm.sh
 . /tests/lib.sh
 bench=$(bench_name ctxsw)
 R=${BENCH_ROUNDS:-7}

@@ -11,7 +11,7 @@
 # CAPACITY RECORD_BYTES (WRITES: toggles per context switch the threads
 # made; LIVE: records alive while measuring; CAPACITY: records allocated;
 # RECORD_BYTES: sizeof(struct sld_task), from the ac file)
-# shellcheck source=../../tests/vm/lib.sh
+# shellcheck source=../../tests/lib/vm.sh
 . /tests/lib.sh
 bench=$(bench_name pool)
 R=${BENCH_ROUNDS:-7}

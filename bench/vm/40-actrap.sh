@@ -11,7 +11,7 @@
 #               and turns SLD off under the task, no #AC after it
 #   proactive   the same with exempt_proactive=Y: protected at exec, no #AC
 # Prints: BENCH actrap ROUND CASE MEAN_NS LOCKS
-# shellcheck source=../../tests/vm/lib.sh
+# shellcheck source=../../tests/lib/vm.sh
 . /tests/lib.sh
 if ! grep -qw split_lock_detect /proc/cpuinfo; then
 	echo "# bench: actrap needs a CPU with split-lock detection (bench/Makefile vm-cpu)"

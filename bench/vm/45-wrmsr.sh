@@ -10,7 +10,7 @@
 #         ACCOUNT_PER_SWITCH CSW
 # (REAL: cpu0's counted WRMSRs per thread switch; ACCOUNT: sld_compat's
 # msr_writes on cpu0 per thread switch, the number 30-ctxsw reports)
-# shellcheck source=../../tests/vm/lib.sh
+# shellcheck source=../../tests/lib/vm.sh
 . /tests/lib.sh
 [ -e /dev/cpu/0/msr ] || insmod /kmod/msr.ko
 if ! sldcpu wrmsrs 0 > /dev/null 2>&1; then

@@ -16,7 +16,7 @@
 # Prints: BENCH dbtrap ROUND CASE MEAN_NS LOCKS
 #         BENCH dbgwrmsr ROUND CASE NS_PER_SWITCH REAL_PER_SWITCH
 #         ACCOUNT_PER_SWITCH CSW
-# shellcheck source=../../tests/vm/lib.sh
+# shellcheck source=../../tests/lib/vm.sh
 . /tests/lib.sh
 [ -e /dev/cpu/0/msr ] || insmod /kmod/msr.ko
 if [ "$(sldcpu msr 0 0x1d9)" != 0x4 ] || ! sldcpu wrmsrs 0 debugctl > /dev/null 2>&1; then

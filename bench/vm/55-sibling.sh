@@ -7,7 +7,7 @@
 # WRMSRs (tests/qemu/0006) and as the account says.
 # Prints: BENCH sibwrmsr ROUND CASE NS_PER_SWITCH REAL_PER_SWITCH
 #         ACCOUNT_PER_SWITCH CSW
-# shellcheck source=../../tests/vm/lib.sh
+# shellcheck source=../../tests/lib/vm.sh
 . /tests/lib.sh
 [ -e /dev/cpu/0/msr ] || insmod /kmod/msr.ko
 if [ $CPU_SLD = 0 ] || [ $CPU_BLD = 0 ] || [ ! -e /sys/devices/system/cpu/cpu1 ] ||

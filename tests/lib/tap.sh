@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # TAP for every shell test: sourced on the host (tests/unit, tests/pkg,
 # tests/qemu, tests/lint, tests/vm/collect.sh) and, copied into the VM's
-# initramfs as /tests/tap.sh, in the guest (tests/vm/lib.sh, busybox ash).
+# initramfs as /tests/tap.sh, in the guest (tests/lib/vm.sh, busybox ash).
 # POSIX sh only, and no `local`: dash, bash and busybox all run it.
 #
 # The test number is $TAP_N, or, where TAP_FILE names a file, kept in that

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # TAP helpers for the in-VM suite (busybox ash). The test counter lives in
 # a file so that subshells and separate test files share one numbering.
 #
@@ -20,7 +21,7 @@
 TAPN=/tmp/tap.n
 # KERNEL_ERRORS: the regex of a kernel error line (one definition for the
 # host's checks and the VM's).
-# shellcheck source=SCRIPTDIR/kernel-errors.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../vm/kernel-errors.sh # the VM's /tests/kernel-errors.sh
 . /tests/kernel-errors.sh
 [ -f $TAPN ] || echo 0 > $TAPN
 MOD=/mod/sld_compat.ko
@@ -31,7 +32,7 @@ ACCT=/proc/sld_compat_account
 # ok, nok, skip, diag, is, like, run, fails: tests/lib/tap.sh, the TAP
 # library of the host's tests too (vm.sh copies it), counting in $TAPN.
 TAP_FILE=$TAPN
-# shellcheck source=../lib/tap.sh
+# shellcheck source=SCRIPTDIR/tap.sh # the VM's /tests/tap.sh
 . /tests/tap.sh
 # The harness fails a run on any sld_compat error line unless a test says
 # it expects it (an extended regex matched against the line).

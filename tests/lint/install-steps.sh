@@ -6,7 +6,7 @@
 # subsections), "Check that it works", "Configure it per hypervisor" and
 # "Upgrade and uninstall" (split at `&&`, its `# comment` dropped) must be
 # run in the same form by tests/system/ (s-*.sh, system.sh, boots.sh,
-# guest-lib.sh, run): the test that gets one wrong or runs another fails
+# tests/lib/guest.sh, run): the test that gets one wrong or runs another fails
 # here, naming README's line. A README command that the booted test
 # cannot run is in the allow-list below, each with its reason.
 #
@@ -39,7 +39,7 @@ cd "$top" || exit 1
 
 readme=README.md
 sections='Do I need it?|Install|Check that it works|Configure it per hypervisor|Upgrade and uninstall'
-scen=(tests/system/system.sh tests/system/s-*.sh tests/system/guest-lib.sh
+scen=(tests/system/system.sh tests/system/s-*.sh tests/lib/guest.sh
 	tests/system/boots.sh tests/system/run)
 
 # The allow-list: "PATTERN|REASON", PATTERN a shell pattern on the

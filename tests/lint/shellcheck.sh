@@ -43,7 +43,7 @@ for f in $files; do
 		continue
 	fi
 	opts=()
-	# SC2119 (a function's $1 vs the script's): tests/vm/lib.sh's load()
+	# SC2119 (a function's $1 vs the script's): tests/lib/vm.sh's load()
 	# takes optional insmod arguments; calling it without any is meant.
 	case $f in bench/vm/*|tests/pkg/vm-t/*) opts=(-e SC2119) ;; esac
 	run "shellcheck -s $d $f" shellcheck -x -P SCRIPTDIR -s "$d" "${opts[@]}" "$f"

@@ -168,7 +168,8 @@ in_root systemctl mask serial-getty@ttyS0.service >>"$log" 2>&1
 # The test itself: run, its libraries, the scenario, the stand-ins.
 D=$root/usr/local/lib/sld-systest
 mkdir -p "$D/bin" "$root/var/lib/sld-systest"
-cp tests/system/run tests/system/guest-lib.sh tests/lib/tap.sh tests/vm/kernel-errors.sh "$D/"
+cp tests/lib/guest.sh "$D/guest-lib.sh"
+cp tests/system/run tests/lib/tap.sh tests/vm/kernel-errors.sh "$D/"
 cp "tests/system/s-$scen.sh" "$D/scenario.sh"
 echo "$ver" > "$D/version"
 cp build/vmbin/sldhv build/vmbin/sldcpu "$D/bin/"

@@ -11,7 +11,7 @@ set -u
 
 : "${SLDCTL:?}" "${SLDCTL_DATA:?}"
 D=$SLDCTL_DATA
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/unit.sh"
 no_sanitizer() {	# WHAT
 	if grep -qE 'Sanitizer|runtime error' "$T/err"; then
 		nok "$1: sanitizer report"

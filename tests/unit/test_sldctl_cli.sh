@@ -9,7 +9,7 @@ set -u
 
 : "${SLDCTL:?}" "${SLDCTL_DATA:?}"
 D=$SLDCTL_DATA
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/unit.sh"
 . "$(dirname "$0")/../config.sh"
 
 # ---- usage ------------------------------------------------------------------

@@ -6,7 +6,7 @@
 set -u
 
 : "${SLDCTL:?}"
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/unit.sh"
 R=$T/root
 P=$R/sys/module/sld_compat/parameters
 S=$R/sys/kernel/sld_compat

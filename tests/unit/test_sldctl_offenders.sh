@@ -13,7 +13,7 @@
 set -u
 
 : "${SLDCTL:?}" "${FIXTURES:?}"
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/unit.sh"
 
 R=$T/root
 mkdir -p "$R/dev" "$R/proc"

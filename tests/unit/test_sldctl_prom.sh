@@ -10,7 +10,7 @@
 set -u
 
 : "${SLDCTL:?}" "${TOP:?}"
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/unit.sh"
 # shellcheck source=../lib/pkgs.sh
 . "$TOP/tests/lib/pkgs.sh"
 ensure_pkgs test_sldctl_prom prometheus systemd >&2 || exit 1

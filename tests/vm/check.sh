@@ -43,9 +43,9 @@ rm -f "$vm"/*.tap "$stock"/*.tap
 # the most. The stock CPU boot runs the files that take another branch
 # without split-lock detection. VM_MATRIX=full (make check-full): every
 # file on every boot.
-indep='20 25 28 46-taskname 50 55 58'
-stress='26 48-redecide-stress 85 89'
-stock_only='10 30 40 41 44-hvreserve 47 48-release-race 50 60 87'
+indep='20 25 28 48 54 55 58'
+stress='26 50 85 89'
+stock_only='10 30 40 41 45 49 51 54 60 87'
 newest=${kvers[${#kvers[@]}-1]}
 skip() {
 	[ "${VM_MATRIX:-check}" = check ] || return 0

@@ -17,7 +17,7 @@
 #              Lake): split-lock detection as enforcing, no bus-lock trap
 #   *-ratelimit    either model with split_lock_detect=ratelimit:N
 # On failure the file exits 1 and init bails out of the boot.
-# shellcheck source=SCRIPTDIR/lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 label=$(cat /tests/cpu)

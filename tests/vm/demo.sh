@@ -1,5 +1,5 @@
 # make demo: what an admin would see on a host with the module.
-# shellcheck source=SCRIPTDIR/lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 say() { echo; echo "\$ $*"; sh -c "$*"; }
 

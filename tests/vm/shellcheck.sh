@@ -2,13 +2,13 @@
 # Runs shellcheck on every shell script of tests/vm, each as the shell that
 # runs it: in the VM busybox sh (POSIX, -s sh), on the host bash. -x
 # follows what a script sources; a source= directive names the file where
-# the VM's path (/tests/lib.sh) is not the tree's. A shell file under
+# the VM's path (/tests/lib.sh: tests/lib/vm.sh) is not the tree's. A shell file under
 # tests/vm in neither list fails the run, so a new one is not skipped.
 #   tests/vm/shellcheck.sh    -> exit 0 when clean (make lint)
 set -eu
 cd "$(dirname "$0")"
 # In the VM (tests/vm/init is PID 1): busybox sh.
-vm_sh=(init lib.sh kernel-errors.sh demo.sh cpu-proof.sh udev-sldctl.sh t/*.sh t-*/*.sh repro/*.sh)
+vm_sh=(init kernel-errors.sh demo.sh cpu-proof.sh udev-sldctl.sh t/*.sh t-*/*.sh repro/*.sh)
 # On the host: bash (images.sh is sourced by deps.sh and sid.sh).
 host_bash=(bpo.sh check.sh collect.sh cpu-check.sh deps.sh images.sh shellcheck.sh sid.sh vm.sh)
 rc=0

@@ -145,12 +145,14 @@ flock -u 9
 root=$out/$kver-$mode.root	# per mode: check.sh may boot two modes at once
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mod,kmod,tests/bin,"lib/modules/$kver"}
-# The TAP library the host's tests use too (tests/vm/lib.sh sources it).
+# The TAP library the host's tests use too (tests/lib/vm.sh, the suite's
+# /tests/lib.sh, sources it).
 cp "$top/tests/lib/tap.sh" "$root/tests/tap.sh"
 cp /bin/busybox "$root/bin/busybox"
 cp "$top/tests/vm/init" "$root/init"
 chmod +x "$root/init"
-cp "$top/tests/vm/lib.sh" "$top/tests/vm/kernel-errors.sh" "$top/tests/vm/demo.sh" \
+cp "$top/tests/lib/vm.sh" "$root/tests/lib.sh"
+cp "$top/tests/vm/kernel-errors.sh" "$top/tests/vm/demo.sh" \
 	"$top/tests/vm/cpu-proof.sh" "$root/tests/"
 # smt: the SMT suite (t-smt) on one core with two threads.
 if [ "$mode" = smt ]; then
@@ -293,7 +295,7 @@ deps_of() {	# deps_of NAME: NAME's dependency closure, dependencies first
 	for d in $(modinfo -F depends "$f" | tr , ' '); do deps_of "$d"; done
 	echo "$f"
 }
-# t/49-trust.sh: a disk filesystem that hands a deleted file's inode
+# t/53-trust.sh: a disk filesystem that hands a deleted file's inode
 # number to the next file (ext4 driving ext2, on a loop device; it needs
 # the crc32c driver even without checksums), in load
 # order (/kmod/fs/order).

@@ -1,7 +1,7 @@
 # The sld_compat.ko that DKMS built and signed inside the lifecycle test's
 # Debian root loads on the kernel it was built for (run by vm.sh with
 # SLD_KO=; lifecycle.sh puts the expected version in version.expect).
-# shellcheck source=../../vm/lib.sh
+# shellcheck source=../../lib/vm.sh
 . /tests/lib.sh
 
 want=$(cat /tests/t/version.expect)

@@ -6,7 +6,7 @@
 #   VM_T=tests/vm/repro VM_ONLY=rt-serial VM_TIMEOUT=300 \
 #       tests/vm/vm.sh 6.1.0-57-rt-amd64 check     # the VM does not finish
 #   VM_T=tests/vm/repro VM_ONLY=rt-serial tests/vm/vm.sh 6.1.0-57-amd64 check
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 i=0
 while [ $i -lt 5000 ]; do

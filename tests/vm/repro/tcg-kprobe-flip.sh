@@ -5,7 +5,7 @@
 # loaded; single-threaded TCG (vm.sh's default) runs all 600 flips cleanly.
 #   VM_ACCEL=tcg VM_T=tests/vm/repro VM_ONLY=tcg tests/vm/vm.sh 6.1.0-57-amd64 check  # crashes
 #   VM_T=tests/vm/repro VM_ONLY=tcg tests/vm/vm.sh 6.1.0-57-amd64 check               # passes
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 mount -t tracefs none /sys/kernel/tracing 2>/dev/null
 echo 'p:sldexp security_file_ioctl' > /sys/kernel/tracing/kprobe_events

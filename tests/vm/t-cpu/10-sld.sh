@@ -1,7 +1,7 @@
 # The enforcing CPU (VM_CPU=enforcing, tests/qemu/) as the kernel sees it,
 # without sld_compat: split-lock detection found and enabled, a user split
 # lock trapped and punished by the kernel's own warn mode.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 like "$(dmesg)" 'x86/split lock detection: #AC: crashing the kernel on kernel split_locks and warning on user-space split_locks' \

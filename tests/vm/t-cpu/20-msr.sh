@@ -1,7 +1,7 @@
 # MSR_TEST_CTRL (0x33) and IA32_CORE_CAPABILITIES (0xcf) of the enforcing
 # CPU, read and written through /dev/cpu/N/msr: bit 29 belongs to the core,
 # so SMT siblings (the smt boot) share it and separate cores (check) do not.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 insmod /kmod/msr.ko allow_writes=on

@@ -1,7 +1,7 @@
 # Kernel IBT on the enforcing CPU: CPUID.(7,0):EDX[20] shows as "ibt"; 6.12
 # (CONFIG_X86_KERNEL_IBT=y) turns it on, and its boot selftest (an indirect
 # jump to a non-ENDBR target that must raise #CP) passes.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 like "$(grep -m1 '^flags' /proc/cpuinfo)" ' ibt( |$)' "/proc/cpuinfo: ibt"

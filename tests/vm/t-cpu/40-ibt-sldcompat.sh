@@ -3,7 +3,7 @@
 # #CP ("Missing ENDBR", tests/qemu/crash.sh ibt shows it with ibtcall.ko).
 # Now it loads and finds every symbol; the fixtures refuse their one
 # sealed target instead of calling it.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 mark_dmesg

@@ -8,7 +8,7 @@
 #    not loop: sld_compat clears it and counts it (ac_sld_cleared);
 #  - after each scenario the account equals MSR_TEST_CTRL read back on
 #    every CPU, with no bit but 29 ever written.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 SLD=0x20000000

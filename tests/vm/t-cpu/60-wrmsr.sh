@@ -10,7 +10,7 @@
 #   mixed        one protected: SLD off as it comes in, on as it goes
 #                out, about one WRMSR per switch
 # In each, the real count equals the account's msr_writes on cpu0.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 SLD=0x20000000

@@ -15,7 +15,7 @@
 #    user-space bus_locks", and with ratelimit:1 sleeps as on Intel.
 # In ratelimit mode the sleep is also a ratio: the same split locks with
 # bit 2 cleared on the CPU cost over 1000 times less.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 DEBUGCTL=0x1d9

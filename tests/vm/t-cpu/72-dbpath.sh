@@ -20,7 +20,7 @@
 #    6.13), `mechanism` says so; the bit set by hand on cpu0 shows the
 #    hook at work there too, after the #AC on Intel.
 # Every boot: `mechanism`, `sldctl status`, doctor and metrics name it.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 DEBUGCTL=0x1d9

@@ -14,7 +14,7 @@
 #    hypervisor's guests take #DBs there; 6.12: off).
 # On the Intel model (TCG's max offers SVM there too, no Intel part does)
 # the fixture refuses: ENODEV.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 DEBUGCTL=0x1d9

@@ -8,7 +8,7 @@
 # where fx_svmhv's takes N; the host's bit is back after.
 # Only on the AMD model (kvm_amd needs SVM on an AMD CPU); the Intel
 # model's check is that kvm_amd refuses to load there.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 DEBUGCTL=0x1d9

@@ -14,7 +14,7 @@
 # code sets) has no session to show here: TCG emulates no PMU, so no perf
 # event with a branch stack opens. Bits 0 and 11 are kept by the same
 # read-modify-write (72-dbpath.sh, svm_register).
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 L=300

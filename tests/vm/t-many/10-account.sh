@@ -2,7 +2,7 @@
 # is a seq_file, /proc/sld_compat_account, complete however many CPUs
 # there are: as a sysfs page it held about 30 of its lines and silently
 # dropped the rest, and status dropped whatever followed.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 n=$(grep -c '^processor' /proc/cpuinfo)

@@ -2,7 +2,7 @@
 # -smp 2,sockets=1,cores=1,threads=2. A sibling must never turn SLD back on
 # under a protected task on the other thread: not by our own switching,
 # not by the kernel's re-enable work, not by its CPU-offline callback.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 core() { sed -n "s/^$1 core=\([0-9.]*\) .*/\1/p" $ACCT; }

@@ -17,7 +17,7 @@
 # kernel's writes under it are withheld; the unprotected ones keep paying.
 # With preempt=full where the kernel can switch at run time (PREEMPT_RT
 # always preempts).
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 PM=/sys/kernel/debug/sched/preempt

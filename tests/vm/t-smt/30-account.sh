@@ -19,7 +19,7 @@
 # (func2=tk_capacity), and the task traps while the writer waits; there the
 # previous module cleared SLD for a released task every time (the MSR off
 # under an account that says on) and this one leaves the #AC to the kernel.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 FX=/sys/module/slowstart/parameters

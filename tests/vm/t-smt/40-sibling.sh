@@ -12,7 +12,7 @@
 #    police cpu1; its exposure (the user time it runs beside the held
 #    core) is counted, rises while an unprotected task runs there and
 #    stops when it leaves.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 dbc() { grep "^$1 " $S/db | cut -d' ' -f2; }

@@ -1,5 +1,5 @@
 # Load, and the status view tells the truth about the booted kernel.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 run "insmod sld_compat" load

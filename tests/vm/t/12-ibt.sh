@@ -6,7 +6,7 @@
 # kallsyms_lookup_name so and died at load on every IBT host with 6.12.
 # ibt-sealed.txt: tests/ibt/sealed.py over this kernel's vmlinuz;
 # icalls.txt: each .ko's .comment.sld_icalls (ksym.h, SLD_ICALL).
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 SEAL=/tests/ibt-sealed.txt

@@ -1,6 +1,6 @@
 # Every knob round-trips; the hooks follow enabled. Malformed values:
 # 25-badinput.sh; unprivileged writes: 28-privilege.sh.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 

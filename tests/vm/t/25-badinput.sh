@@ -3,7 +3,7 @@
 # negative, overflow, unknown names, duplicates, path traversal); each must
 # fail with EINVAL, leave the knob as it was and log the knob's rejection
 # line (knob_rejects in lib.sh).
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 ensure_loaded

@@ -8,7 +8,7 @@
 # Phase 3 flips `enabled` (arming and disarming kprobes on functions other
 # CPUs are calling) under the #AC thread and hypervisor loads; that needs
 # single-threaded TCG (vm.sh says why, tests/vm/repro/tcg-kprobe-flip.sh).
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 secs=$(cat /tests/stress_secs 2>/dev/null || echo 8)

@@ -6,7 +6,7 @@
 # longer do that, and noprobe blacklists setup_new_exec (exec) instead.
 # sld_compat must load anyway, report the feature off and why, keep every
 # other feature, and recover on reload.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 KPL=/sys/kernel/debug/kprobes/list

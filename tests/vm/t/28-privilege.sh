@@ -1,7 +1,7 @@
 # Privilege: every writable interface refuses an unprivileged user, and
 # nothing changes. Knobs are found by listing the directory, so knobs added
 # later are covered without editing this file.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 ensure_loaded

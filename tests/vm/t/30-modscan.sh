@@ -1,6 +1,6 @@
 # Modules loading after sld_compat are scanned, classified and policed;
 # those loaded before are listed; the registry knobs and vendor API work.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 M=/proc/sld_compat_modules

@@ -5,7 +5,7 @@
 # sections than sld_compat once kept (fx_sect20). Then a load that fails
 # after module_finalize (issue #12 item 3): its finalize record is
 # dropped, and the next load of that module is scanned from its own.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 M=/proc/sld_compat_modules

@@ -2,7 +2,7 @@
 # handled in warn mode without the kernel's penalties; every other task
 # gets the kernel's own behaviour. fx_actest calls the kernel's handlers
 # from task context since TCG raises no #AC.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 N=5	# calls on the slow, mitigated path

@@ -8,7 +8,7 @@
 # the task's hold ends, and its account says what the MSR holds. On the
 # enforcing CPU: after the protected task exits, cpu0's MSR_TEST_CTRL has
 # bit 29 again and an unprivileged split lock there traps again.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 SLD=0x20000000

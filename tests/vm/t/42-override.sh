@@ -8,7 +8,7 @@
 # livepatch's claim on the same function is refused while it is armed
 # (ipmodify.ko stands for one), and one made first makes sld_compat drop
 # that hook, visibly, instead of one of the two being silently ignored.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 KPL=/sys/kernel/debug/kprobes/list

@@ -10,7 +10,7 @@
 # the matcher's exe_match() 1 ms for exeswap's threads, after the read:
 # a build that reads the exe without a reference (and a 200 us wait)
 # oopsed at once on 6.12 (the commit says how it was shown).
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 SECS=8

@@ -6,7 +6,7 @@
 # upgrade of its binary while root owns it, and only then; the kernel log
 # line naming each task's first protection and its rule or hypervisor
 # module, rate-limited.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 ensure_loaded actest

@@ -6,7 +6,7 @@
 # its guest split lock is handled by sld_compat, no SIGBUS, nothing
 # refused. fx_hv is the simulated hypervisor; the uids come from setresuid
 # as root (what newuidmap grants a user).
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 UID0=30000 NPARK=1030

@@ -4,7 +4,7 @@
 # disable, and unload refused while a hypervisor task lives. fx_hv is a
 # simulated hypervisor (VMLAUNCH text, a RUN ioctl); vmmon is shaped like
 # VMware's for the profile path.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 

@@ -1,6 +1,6 @@
 # Exemptions by comm, executable path and cgroup; proactive protection
 # from exec; exec re-decides an exemption; only root changes them.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 

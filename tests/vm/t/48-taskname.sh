@@ -5,7 +5,7 @@
 # class anywhere. Two tasks protected by exempt_comm x* at rename:
 # "x\nwhy=hv x" and "x why=h hv=b\nc" (a first line of its own with a
 # class h of hypervisor b, if the newline went through).
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 X=/tests/bin/sldctl

@@ -4,7 +4,7 @@
 # its disable hold, release the tasks protected on its behalf, and flag
 # what cannot be refused any more. Each transition checks the verdict,
 # the watch, the holds and what a guest split lock gets, before and after.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 M=/proc/sld_compat_modules

@@ -6,7 +6,7 @@
 # under the load path's locks against loads, unloads, exits and context
 # switches: no crash, no kernel warning, every valid write accepted, and
 # nothing held or watched afterwards that should not be.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 secs=$(cat /tests/stress_secs 2>/dev/null || echo 8)

@@ -17,7 +17,7 @@
 # (no switch, so a hold wrongly taken is still there): why=released
 # running=1 still after the write that released it has returned (its IPI
 # done: /tmp/gen moved) counts bad. Without the fix this round fails.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 FX=/sys/module/slowstart/parameters

@@ -2,10 +2,10 @@
 # walk of it (tasks, in_use, releasing a hypervisor's tasks, detaching)
 # sees every chunk, and an unprivileged user cannot exhaust it: tasks of
 # one non-root uid are capped (tasks_per_uid, exempt and hypervisor tasks
-# apart; t/44 fills the exempt uid table) and exempt tasks
+# apart; t/45 fills the exempt uid table) and exempt tasks
 # never take the quarter of max_tasks reserved for hypervisor tasks. The
 # counters say why a task was refused. fx_hv is the simulated hypervisor.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 NOBODY=65534

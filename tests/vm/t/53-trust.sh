@@ -3,7 +3,7 @@
 # profile exists), exempt_path bound to the file and not to a recycled
 # inode number; and (item 3) a reload of the hypervisor module right
 # after its first ioctl never fails because of sld_compat.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 M=/proc/sld_compat_modules

@@ -2,7 +2,7 @@
 # and not loaded, the configuration applied with bad lines and rejected
 # values reported by file:line, registry/exempt/policy reflected in the
 # knobs, --persist surviving a reload, persistence across a reload.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 X=/tests/bin/sldctl

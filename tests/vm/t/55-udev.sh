@@ -7,7 +7,7 @@
 # files in /run/sld-compat/named-modules that `sldctl apply` keeps):
 # vm.sh's /usr/sbin/sldctl (udev-sldctl.sh) writes one line to
 # /tmp/udev-spawns per spawn, and the test counts them.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 C=/etc/sld-compat

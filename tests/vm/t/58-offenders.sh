@@ -4,7 +4,7 @@
 # format, one of them naming a task that runs, so that its /proc entry is
 # resolved for real. No journalctl in the initramfs: /dev/kmsg only, and
 # --since TIME is refused. Nothing here needs the module.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 X=/tests/bin/sldctl

@@ -5,7 +5,7 @@
 # busybox VM has no systemd: the tests make the cgroups systemd would
 # make (user@UID.service is the user's, delegated) and put the tree there
 # as root, which is what the user manager does.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 ensure_loaded

@@ -8,7 +8,7 @@
 # succeed. make check: 20 cycles; make check-stress: 500.
 # No kernel error (vm.sh checks dmesg), no record or reference left, the
 # account consistent at the end.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 REF=/sys/module/sld_compat/refcnt

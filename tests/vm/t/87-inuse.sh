@@ -11,7 +11,7 @@
 # enforces split-lock detection each one would be fatal ("Split lock
 # detected") if the refused rmmod had detached it; under TCG the test
 # checks the bookkeeping.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 REF=/sys/module/sld_compat/refcnt

@@ -9,7 +9,7 @@
 #  2. `enabled` flips while vmmon loads: its profile probe is placed
 #     during the flip and must end armed exactly when enabled=Y.
 # make check: 20 rounds each; make check-stress: 200.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 rounds=20

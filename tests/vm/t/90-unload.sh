@@ -1,5 +1,5 @@
 # Unload undoes everything; load/unload cycles leave nothing behind.
-# shellcheck source=SCRIPTDIR/../lib.sh # the VM's /tests is tests/vm
+# shellcheck source=SCRIPTDIR/../../lib/vm.sh # the VM's /tests/lib.sh
 . /tests/lib.sh
 
 ensure_loaded
