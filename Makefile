@@ -3,17 +3,11 @@
 #   make demo    boot a VM with the module and show it at work
 #   make check   every test: unit, decoder vs objdump, fuzz (short), VMs
 # Both install what they need on Debian 12 (as root) via tests/vm/deps.sh.
+# This file builds, installs and packages; tests/Makefile has the tests.
 # The version: written only in src/VERSION (see src/Kbuild).
 VERSION := $(shell cat src/VERSION)
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
-include tests/config.mk
-export KVERS SLD_CACHE
-
-CC ?= cc
-VMBIN_CFLAGS := -static -pthread -O2 -Wall -Wextra -Werror
-VMBIN_SRC := $(wildcard tests/vm/bin/*.c)
-VMBIN := $(patsubst tests/vm/bin/%.c,build/vmbin/%,$(VMBIN_SRC))
 
 all: module
 
@@ -23,215 +17,24 @@ module:
 tools:
 	$(MAKE) -C tools/sldctl
 
-deps:
-	bash tests/vm/deps.sh
-
-build/vmbin/%: tests/vm/bin/%.c $(wildcard tests/vm/bin/*.h)
-	@mkdir -p $(@D)
-	$(CC) $(VMBIN_CFLAGS) -o $@ $<
-
-# sldctl for the VM suite: static, so it runs on the busybox initramfs.
-build/vmbin/sldctl: FORCE
-	@mkdir -p $(@D)
-	$(MAKE) -C tools/sldctl OUT=$(CURDIR)/build/vmbin-static LDFLAGS=-static \
-		PC_LIBS='-l:libelf.a -l:liblzma.a -l:libzstd.a -l:libz.a'
-	cp build/vmbin-static/sldctl $@
-
-vmbin: $(VMBIN) build/vmbin/sldctl
-
-unit:
-	$(MAKE) -C tests/unit check
-
-objdump-check:
-	$(MAKE) -C tests/objdump check
-
-# The decoder against objdump on Debian unstable's newest kernel: its
-# modules with VMX/SVM opcode bytes and 50 others (tests/objdump/xz-sample.sh).
-objdump-check-sid:
-	SLD_SID=1 bash tests/vm/deps.sh
-	$(MAKE) -C tests/objdump check-xz KVER=$$(bash tests/vm/sid.sh kvers | cut -d' ' -f1)
-
-fuzz-short:
-	$(MAKE) -C tests/fuzz short
-
-fuzz:
-	$(MAKE) -C tests/fuzz fuzz
-
-# Every VM test file on every boot of vm-check (VM_MATRIX=full), the
-# decoder against objdump over every module of $(KVER_61), the
-# VM suite on Debian unstable's newest kernel and its -rt, and the account
-# on the most vCPUs QEMU's pc machine boots.
-check-full: deps
-	$(MAKE) vm-check VM_MATRIX=full
-	$(MAKE) -C tests/objdump check-full
-	$(MAKE) objdump-check-sid
-	$(MAKE) lint-sid
-	$(MAKE) dkms-check-sid
-	$(MAKE) vm-check-sid
-	$(MAKE) cpu-check-sid
-	$(MAKE) vm-check-255
-	$(MAKE) check-system SYS_RELEASES="trixie bookworm"
-
-# tests/vm/t-many on 255 vCPUs (make check boots 64): about 15 minutes of
-# TCG on two host cores.
-vm-check-255: vmbin
-	VM_SMP=255 VM_TIMEOUT=3600 VM_OUT=build/vm-255 \
-		bash tests/vm/vm.sh $(KVER_61) many
-	prove --exec cat build/vm-255/$(KVER_61)-many.tap
-
-# Debian unstable's newest kernel (resolved from its linux-image-amd64 by
-# tests/vm/sid.sh, built for in a debootstrapped unstable root) and its -rt:
-# the main suite and the SMT boot on each, on the enforcing CPU as in
-# `make check`; then cpu-check on each (t-cpu, its SMT boot and both crash
-# boots). Not in `make check`: about 4 minutes to set up the root the
-# first time and 10 per boot, past .ci/run's budget.
-vm-check-sid: vmbin
-	SLD_SID=1 bash tests/vm/deps.sh
-	set -e; for k in $$(bash tests/vm/sid.sh kvers); do \
-		VM_CPU=enforcing VM_OUT=build/vm bash tests/vm/vm.sh $$k check; \
-		VM_CPU=enforcing VM_OUT=build/vm bash tests/vm/vm.sh $$k smt; \
-	done
-	prove --exec cat $$(for k in $$(bash tests/vm/sid.sh kvers); do \
-		echo build/vm/$$k.tap build/vm/$$k-smt.tap; done)
-
-cpu-check-sid: vmbin
-	SLD_SID=1 bash tests/vm/deps.sh
-	k="$$(bash tests/vm/sid.sh kvers)"; $(MAKE) cpu-check CPU_KVERS="$$k" \
-		CPU_SMT_KVERS="$$k" CPU_IBT_KVER="$${k%% *}" CPU_BLD_KVERS="$${k%% *}"
-
-# The VM suite on the enforcing test CPU (6.1, 6.1-rt, 6.12, their SMT
-# boots), the 6.1 suite on stock TCG and the 64-vCPU boot (check.sh;
-# SUITE_CPU=stock: everything on stock TCG).
-# VM_MATRIX=check runs on each boot what only it catches (check.sh says
-# which); make check-full runs VM_MATRIX=full, every file on every boot.
-VM_MATRIX ?= check
-vm-check: vmbin
-	VM_MATRIX=$(VM_MATRIX) bash tests/vm/check.sh
-
-# The stress suite in full on every kernel: knobstress phases of
-# STRESS_SECS each (make check: 8 s) and 500 unload/load cycles under 100
-# protected tasks in 85-cycles.sh (make check: 20).
-STRESS_SECS ?= 120
-check-stress: deps vmbin
-	VM_MATRIX=full VM_STRESS_SECS=$(STRESS_SECS) VM_STRESS_FULL=1 VM_TIMEOUT=3600 bash tests/vm/check.sh
-
-# The enforcing test CPU (tests/qemu/: split-lock detection and kernel IBT
-# in a patched QEMU, built once), the CPU `make vm-check` runs the suite
-# on: tests/vm/t-cpu (the CPU without sld_compat, then sld_compat on real
-# traps, real WRMSR counts) on each of CPU_KVERS, and on each of
-# CPU_SMT_KVERS with two SMT threads of one core; then issue #12's crash
-# on CPU_IBT_KVER and a kernel split lock's on the first of CPU_KVERS
-# (tests/qemu/crash.sh); then the bus-lock #DB trap (t-cpu/70-buslock.sh)
-# and sld_compat's #DB path (t-cpu/72-dbpath.sh)
-# on each of CPU_BLD_KVERS: the Intel model in split_lock_detect=ratelimit:1
-# (72 also on two SMT threads of one core: DEBUGCTL is per logical CPU),
-# the AMD model (with t-cpu/75-svmguest.sh and 76-kvmguest.sh: a real SVM
-# guest under the host's bit, in fx_svmhv and in kvm_amd; 77-blockstep.sh,
-# which every t-cpu boot runs: ptrace's block-step in a protected task)
-# and the AMD model in ratelimit:1. CPU_BLD_KVERS: CPU_BLD_KVER (6.12: no AMD bus-lock
-# support, its absence shown), trixie-backports' newest kernel (7.3, set
-# up by tests/vm/bpo.sh: the kernel's own AMD bus-lock #DB) and, once
-# tests/vm/sid.sh has cached it, Debian unstable's newest (7.x).
-# On the backports kernel also t/43-exeswap and t-smt (issue #37: what
-# changed under the module after 6.7), which vm-check runs on Debian 12's.
-# cpu-check sets up the backports kernel, then runs cpu-boots, where
-# the kernel lists are resolved; tests/vm/cpu-check.sh boots two at a time.
-CPU_KVERS ?= $(KVERS)
-CPU_SMT_KVERS ?= $(firstword $(CPU_KVERS))
-CPU_IBT_KVER ?= $(KVER_612)
-CPU_BLD_KVER ?= $(KVER_612)
-CPU_BPO_KVER := $(firstword $(shell bash tests/vm/bpo.sh kvers 2>/dev/null))
-CPU_SID_KVER := $(firstword $(shell bash tests/vm/sid.sh kvers 2>/dev/null))
-CPU_BLD_KVERS ?= $(CPU_BLD_KVER) $(filter-out $(CPU_BLD_KVER),$(CPU_BPO_KVER)) \
-	$(filter-out $(CPU_BLD_KVER), \
-	$(if $(wildcard $(SLD_CACHE)/$(CPU_SID_KVER)/chroot),$(CPU_SID_KVER)))
-cpu-check: deps vmbin
-	SLD_DEPS_BG= SLD_BPO=1 bash tests/vm/deps.sh
-	$(MAKE) cpu-boots
-
-cpu-boots:
-	CPU_KVERS="$(CPU_KVERS)" CPU_SMT_KVERS="$(CPU_SMT_KVERS)" \
-		CPU_IBT_KVER="$(CPU_IBT_KVER)" CPU_BLD_KVERS="$(CPU_BLD_KVERS)" \
-		CPU_BPO_KVER="$(CPU_BPO_KVER)" bash tests/vm/cpu-check.sh
-
-# Lint (tests/lint/, each installs what it needs): the version's copies
-# agree with src/VERSION, the project's address with packaging/project.mk,
-# the documentation with the knobs and subcommands, README's install
-# steps with the booted-system test's (install-steps.sh), shellcheck on every
-# shell script, the kernel's checkpatch.pl on src/, no circle and no call
-# up a layer between the files of src/ (layers.sh, src/README.md); then
-# the module built for every kernel of the suite with W=1 and sparse
-# (lint-build). All of it runs, whatever fails.
-lint:
-	@status=0; \
-	prove -j2 -e bash -f -o tests/lint/version.sh tests/lint/project.sh tests/lint/docs.sh \
-		tests/lint/install-steps.sh tests/lint/shellcheck.sh tests/lint/checkpatch.sh tests/lint/layers.sh || status=1; \
-	$(MAKE) -s lint-build || status=1; \
-	exit $$status
-
-lint-build:
-	@bash tests/lint/build.sh $(KVERS)
-
-# The same for Debian unstable's kernels (tests/vm/sid.sh), built in its
-# root with unstable's gcc and sparse (installed there once, kept cached).
-lint-sid:
-	SLD_SID=1 bash tests/vm/deps.sh
-	bash tests/vm/sid.sh pkgs sparse
-	@LINT_RUN="bash tests/vm/sid.sh run" bash tests/lint/build.sh $$(bash tests/vm/sid.sh kvers)
-
-# Each phase prints `# phase TARGET SECONDS s` (tests/phases.sh).
-check:
-	@SLD_DEPS_BG=1 MAKE="$(MAKE)" bash tests/phases.sh deps lint unit fuzz-short objdump-check \
-		dkms-check pkg-check pkg-lifecycle vm-check cpu-check \
-		"check-system SYS_RELEASES=trixie SYS_SCENARIOS=rules"
-
-# Whole Debian systems (tests/system/system.sh): a debootstrapped root with
-# its own kernel, the packages installed with apt (or `make install`),
-# booted from a disk image with systemd as PID 1 on the enforcing CPU,
-# checked inside, removed, rebooted. SYS_RELEASES and SYS_SCENARIOS pick
-# (bookworm: Debian 12, the same scenarios). `make check` runs Debian 13's
-# rules (steps a, b, c, h), `make check-full` every scenario on both
-# releases: about 5 to 10 minutes per scenario (the first run debootstraps
-# the root, 1.5 to 6 minutes), kernel and upgrade longer (DKMS builds
-# under TCG in the booted system).
-SYS_RELEASES ?= trixie
-SYS_SCENARIOS ?= pkg tools module source rules run kernel upgrade
-check-system: deps
-	$(MAKE) -s deb vmbin
-	@mkdir -p build/system
-	rm -f build/system/*.tap
-	-for r in $(SYS_RELEASES); do for s in $(SYS_SCENARIOS); do \
-		SYS_BUILT=1 bash tests/system/system.sh $$r $$s > build/system/$$r-$$s.tap; \
-	done; done
-	prove --exec cat build/system/*.tap
-
-# dkms add/build/install for each kernel, in scratch trees (host untouched).
-dkms-check:
-	prove -e bash tests/pkg/dkms-build.sh
-
-# The same with Debian unstable's dkms in its root (tests/vm/sid.sh) for
-# its newest kernel and -rt, each built .ko then booted (t/10-load.sh).
-dkms-check-sid:
-	prove -e bash tests/pkg/dkms-sid.sh
+# Every test target (docs/testing.md), run by tests/Makefile from here.
+TESTS := check check-full check-stress check-system demo deps vmbin lint \
+	lint-build lint-sid unit fuzz fuzz-short objdump-check objdump-check-sid \
+	vm-check vm-check-sid vm-check-255 cpu-check cpu-check-sid cpu-boots \
+	dkms-check dkms-check-sid pkg-check pkg-lifecycle
+$(TESTS):
+	@$(MAKE) -f tests/Makefile $@
 
 # Benchmarks (bench/): numbers, tables and plots in bench/results/. Not part
 # of `make check`; installs its own extras (bench/deps.sh).
 bench:
 	$(MAKE) -C bench all
 
-# The demo boots the CPU that enforces split-lock detection (tests/qemu);
-# `make demo DEMO_CPU=` boots stock QEMU instead (no #AC to show).
-DEMO_CPU ?= enforcing
-demo: deps vmbin
-	VM_CPU=$(DEMO_CPU) bash tests/vm/vm.sh $(firstword $(KVERS)) demo
-
 clean:
 	rm -rf build
 	$(MAKE) -C src clean KDIR=$(KDIR) 2>/dev/null || true
 
-.PHONY: all module tools deps vmbin unit objdump-check fuzz-short fuzz \
-	vm-check vm-check-sid cpu-check-sid vm-check-255 lint lint-build lint-sid check check-full check-stress demo clean dkms-check dkms-check-sid objdump-check-sid bench FORCE \
-	cpu-check cpu-boots check-system
+.PHONY: all module tools bench clean $(TESTS)
 
 # A real host: install the source under /usr/src and let DKMS build and
 # install it for the running kernel (and every future one: AUTOINSTALL).
@@ -291,7 +94,7 @@ uninstall:
 
 .PHONY: dkms-src dkms-install dkms-uninstall install uninstall
 
-# --- Packages (packaging/): make deb, make rpm, make pkg-check ---------------
+# --- Packages (packaging/): make deb, make rpm (tests: make pkg-check) --------
 # Both build from a clean copy of the tree in build/pkg/src-tree (never in the
 # repository root) and leave their results in build/pkg/.
 PKG_DIR := build/pkg
@@ -328,13 +131,4 @@ rpm: pkg-tree
 		packaging/rpm/sld-compat.spec
 	@find $(PKG_DIR)/rpm/RPMS -name '*.rpm'
 
-pkg-check:
-	bash tests/pkg/check.sh
-
-# The .debs installed with apt in a fresh debootstrapped Debian 12 root:
-# DKMS build for two kernels, MOK signing, the built .ko booted under QEMU,
-# remove and purge (tests/pkg/lifecycle.sh; root only).
-pkg-lifecycle: deps
-	prove -v --timer -e bash tests/pkg/lifecycle.sh
-
-.PHONY: pkg-tree deb rpm pkg-check pkg-lifecycle
+.PHONY: pkg-tree deb rpm

@@ -1,6 +1,6 @@
 #!/bin/bash
-# make cpu-boots: every boot of the enforcing test CPU's checks (the
-# Makefile's cpu-check says what each covers), two at a time, then their
+# make cpu-boots: every boot of the enforcing test CPU's checks (what each
+# covers: cpu-check in tests/Makefile), two at a time, then their
 # TAP to prove. The kernel lists come from make (CPU_KVERS, CPU_SMT_KVERS,
 # CPU_IBT_KVER, CPU_BLD_KVERS, CPU_BPO_KVER); each boot prints its
 # seconds (vm.sh).
