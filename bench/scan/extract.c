@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kofile.h"
+#include "lib/kofile.h"
 
 int main(int argc, char **argv)
 {

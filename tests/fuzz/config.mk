@@ -4,11 +4,11 @@
 #   make -C tests/fuzz fuzz_config-seed
 # The seeds are written at run time (nothing binary is committed).
 CONFIG_FUZZ_BIN := $(B)/fuzz_config
-CONFIG_FUZZ_SRC := fuzz_config.c $(TOP)/tools/sldctl/config.c $(TOP)/tools/sldctl/util.c $(TOP)/src/schema/escape.c
+CONFIG_FUZZ_SRC := fuzz_config.c $(TOP)/tools/sldctl/lib/config.c $(TOP)/tools/sldctl/lib/util.c $(TOP)/src/schema/escape.c
 
 FUZZ_TARGETS += $(CONFIG_FUZZ_BIN)
 
-$(CONFIG_FUZZ_BIN): $(CONFIG_FUZZ_SRC) $(TOP)/tools/sldctl/config.h $(TOP)/tools/sldctl/util.h
+$(CONFIG_FUZZ_BIN): $(CONFIG_FUZZ_SRC) $(TOP)/tools/sldctl/lib/config.h $(TOP)/tools/sldctl/lib/util.h
 	@mkdir -p $(@D)
 	$(CLANG) $(CFLAGS) -o $@ $(CONFIG_FUZZ_SRC)
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "lib/config.h"
 
 static void check(const struct conf *c)
 {

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "json.h"
-#include "kofile.h"
+#include "lib/json.h"
+#include "lib/kofile.h"
 #include "scan.h"
 
 static FILE *sink;

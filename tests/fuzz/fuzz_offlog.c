@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "offlog.h"
+#include "lib/offlog.h"
 
 static void check(const struct off_log *l)
 {

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "offenders.h"
+#include "lib/offenders.h"
 #include "status_prom.h"
 
 int offenders_read(struct offenders *o, const char *since, char *why,

@@ -8,14 +8,14 @@
 KOFILE_FUZZ_BIN := $(B)/fuzz_kofile
 KOFILE_FUZZ_SEEDS ?= $(SLD_CACHE)/$(KVER_61)/root/lib/modules/$(KVER_61)/kernel
 KOFILE_FUZZ_PC := libelf liblzma libzstd
-KOFILE_FUZZ_SRC := fuzz_kofile.c $(TOP)/tools/sldctl/kofile.c \
-	$(TOP)/tools/sldctl/json.c $(TOP)/tools/sldctl/scan_cmd.c \
-	$(TOP)/tools/sldctl/cli.c $(TOP)/tools/sldctl/util.c $(TOP)/src/schema/escape.c $(X86SCAN_SRC) \
+KOFILE_FUZZ_SRC := fuzz_kofile.c $(TOP)/tools/sldctl/lib/kofile.c \
+	$(TOP)/tools/sldctl/lib/json.c $(TOP)/tools/sldctl/scan_cmd.c \
+	$(TOP)/tools/sldctl/cli.c $(TOP)/tools/sldctl/lib/util.c $(TOP)/src/schema/escape.c $(X86SCAN_SRC) \
 	$(MODLIB_SRC)
 
 FUZZ_TARGETS += $(KOFILE_FUZZ_BIN)
 
-$(KOFILE_FUZZ_BIN): $(KOFILE_FUZZ_SRC) $(wildcard $(TOP)/tools/sldctl/*.h) \
+$(KOFILE_FUZZ_BIN): $(KOFILE_FUZZ_SRC) $(wildcard $(TOP)/tools/sldctl/*.h $(TOP)/tools/sldctl/lib/*.h) \
 		$(X86SCAN_HDR) $(MODLIB_HDR)
 	@mkdir -p $(@D)
 	$(CLANG) $(CFLAGS) $(shell pkg-config --cflags $(KOFILE_FUZZ_PC)) -o $@ \

@@ -2,9 +2,9 @@
 # and the real binary run against a fake tree, with table-driven bad
 # input for every subcommand and --json parsed back with json-c
 # (test_sldctl_run). Included by tests/unit/Makefile.
-ADMIN_SRC := $(addprefix $(TOP)/tools/sldctl/,cli.c knob.c util.c config.c \
-	conf_edit.c host.c modchange.c)
-ADMIN_HDRS := $(wildcard $(TOP)/tools/sldctl/*.h) $(SCHEMA_HDR)
+ADMIN_SRC := $(addprefix $(TOP)/tools/sldctl/,cli.c lib/knob.c lib/util.c lib/config.c \
+	lib/conf_edit.c host.c lib/modchange.c)
+ADMIN_HDRS := $(wildcard $(TOP)/tools/sldctl/*.h $(TOP)/tools/sldctl/lib/*.h) $(SCHEMA_HDR)
 JSONC_CFLAGS := $(shell pkg-config --cflags json-c)
 JSONC_LIBS := $(shell pkg-config --libs json-c)
 

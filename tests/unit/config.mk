@@ -1,8 +1,8 @@
 # sldctl configuration parser (cmocka, in-process) and the apply/status
 # subcommands end to end against a fake /sys, /proc, /etc tree
 # (SLDCTL_ROOT; shell + python3 json). Included by tests/unit/Makefile.
-CONFIG_SRC := $(TOP)/tools/sldctl/config.c $(TOP)/tools/sldctl/util.c $(TOP)/src/schema/escape.c
-CONFIG_HDRS := $(TOP)/tools/sldctl/config.h $(TOP)/tools/sldctl/util.h
+CONFIG_SRC := $(TOP)/tools/sldctl/lib/config.c $(TOP)/tools/sldctl/lib/util.c $(TOP)/src/schema/escape.c
+CONFIG_HDRS := $(TOP)/tools/sldctl/lib/config.h $(TOP)/tools/sldctl/lib/util.h
 
 UNIT_TESTS += $(B)/test_config $(B)/test_sldctl_conf
 

@@ -1,7 +1,7 @@
-# The kernel log parser of `sldctl offenders` (tools/sldctl/offlog.c),
+# The kernel log parser of `sldctl offenders` (tools/sldctl/lib/offlog.c),
 # cmocka, on real-format lines (tests/fixtures/offenders-*.txt and inline).
-OFFLOG_SRC := $(TOP)/tools/sldctl/offlog.c
-OFFLOG_HDRS := $(TOP)/tools/sldctl/offlog.h
+OFFLOG_SRC := $(TOP)/tools/sldctl/lib/offlog.c
+OFFLOG_HDRS := $(TOP)/tools/sldctl/lib/offlog.h
 
 UNIT_TESTS += $(B)/test_offlog
 

@@ -2,12 +2,12 @@
 # (test_run_allow, cmocka), and the command end to end against a fake
 # tree with a stand-in systemd-run (test_sldctl_runcmd.sh). Included by
 # tests/unit/Makefile.
-RUNALLOW_SRC := $(TOP)/tools/sldctl/run_allow.c $(TOP)/src/schema/entries.c \
+RUNALLOW_SRC := $(TOP)/tools/sldctl/lib/run_allow.c $(TOP)/src/schema/entries.c \
 	$(TOP)/src/schema/glob.c
 
 UNIT_TESTS += $(B)/test_run_allow $(B)/test_sldctl_runcmd
 
-$(B)/test_run_allow: test_run_allow.c $(RUNALLOW_SRC) $(TOP)/tools/sldctl/run_allow.h $(SCHEMA_HDR)
+$(B)/test_run_allow: test_run_allow.c $(RUNALLOW_SRC) $(TOP)/tools/sldctl/lib/run_allow.h $(SCHEMA_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ test_run_allow.c $(RUNALLOW_SRC) $(LDFLAGS) -lcmocka
 

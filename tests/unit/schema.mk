@@ -1,12 +1,12 @@
 # The knob schema shared by the module and sldctl (src/schema): sldctl's
 # validator at and past every bound, and the module's SLD_KNOB()s and
 # sldctl's completion against the table (test_knobs_table).
-SCHEMA_TEST_SRC := $(addprefix $(TOP)/tools/sldctl/,knob.c util.c)
+SCHEMA_TEST_SRC := $(addprefix $(TOP)/tools/sldctl/,lib/knob.c lib/util.c)
 
 UNIT_TESTS += $(B)/test_knobs_table
 
 $(B)/test_knobs_table: test_knobs_table.c $(SCHEMA_TEST_SRC) $(SCHEMA_SRC) $(SCHEMA_HDR) src_dirs.h \
-		$(wildcard $(TOP)/tools/sldctl/*.h) $(wildcard $(TOP)/src/*.c $(TOP)/src/*/*.c) \
+		$(wildcard $(TOP)/tools/sldctl/*.h $(TOP)/tools/sldctl/lib/*.h) $(wildcard $(TOP)/src/*.c $(TOP)/src/*/*.c $(TOP)/src/*/*/*.c) \
 		$(TOP)/tools/sldctl/sldctl.bash-completion
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DSRC_DIR='"$(TOP)/src"' \
@@ -21,7 +21,7 @@ UNIT_TESTS += $(B)/test_names $(B)/test_hypervisors $(B)/test_glob $(B)/test_ent
 	$(B)/test_escape
 
 $(B)/test_names $(B)/test_hypervisors $(B)/test_glob $(B)/test_entries $(B)/test_escape: $(B)/test_%: test_%.c $(SCHEMA_SRC) $(SCHEMA_HDR) src_dirs.h \
-		$(wildcard $(TOP)/src/*.c $(TOP)/src/*/*.c $(TOP)/tools/sldctl/*.c)
+		$(wildcard $(TOP)/src/*.c $(TOP)/src/*/*.c $(TOP)/src/*/*/*.c $(TOP)/tools/sldctl/*.c $(TOP)/tools/sldctl/lib/*.c)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DSRC_DIR='"$(TOP)/src"' -DTOOLS_DIR='"$(TOP)/tools/sldctl"' -o $@ $< \
 		$(SCHEMA_SRC) $(LDFLAGS) -lcmocka

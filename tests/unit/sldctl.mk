@@ -10,9 +10,9 @@ SLDCTL_DATA_CFLAGS := -c -O2 -fno-asynchronous-unwind-tables -fno-pic
 
 SLDCTL_PC := libelf liblzma libzstd
 SLDCTL_LIBS := $(shell pkg-config --libs $(SLDCTL_PC)) -lcmocka
-SLDCTL_LIB_SRC := $(SLDCTL_DIR)/kofile.c $(SLDCTL_DIR)/json.c $(SLDCTL_DIR)/scan_cmd.c \
-	$(SLDCTL_DIR)/cli.c $(SLDCTL_DIR)/util.c $(TOP)/src/schema/escape.c
-SLDCTL_HDRS := $(wildcard $(SLDCTL_DIR)/*.h) $(SLDCTL_DIR)/commands.def \
+SLDCTL_LIB_SRC := $(SLDCTL_DIR)/lib/kofile.c $(SLDCTL_DIR)/lib/json.c $(SLDCTL_DIR)/scan_cmd.c \
+	$(SLDCTL_DIR)/cli.c $(SLDCTL_DIR)/lib/util.c $(TOP)/src/schema/escape.c
+SLDCTL_HDRS := $(wildcard $(SLDCTL_DIR)/*.h $(SLDCTL_DIR)/lib/*.h) $(SLDCTL_DIR)/commands.def \
 	$(TOP)/src/x86scan/x86scan.h $(MODLIB_HDR)
 
 SLDCTL_KO := $(patsubst data/%.c,$(SLDCTL_DATA)/%.ko,$(wildcard data/sld_*.c))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for sldctl's configuration parser (tools/sldctl/config.c):
+ * Unit tests for sldctl's configuration parser (tools/sldctl/lib/config.c):
  * good files, every kind of bad line, duplicates, drop-in order and
  * override, file loading.
  */
@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "config.h"
+#include "lib/config.h"
 
 static void parse_str(struct conf *c, const char *file, const char *s)
 {

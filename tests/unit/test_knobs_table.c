@@ -26,7 +26,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "knob.h"
+#include "lib/knob.h"
 #include "schema/knobs_table.h"
 #include "src_dirs.h"
 

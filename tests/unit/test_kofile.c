@@ -15,8 +15,8 @@
 #include <cmocka.h>
 
 #include "schema/hypervisors.h"
-#include "json.h"
-#include "kofile.h"
+#include "lib/json.h"
+#include "lib/kofile.h"
 #include "modlib/modinfo.h"
 #include "scan.h"
 #include "modlib/verdict.h"

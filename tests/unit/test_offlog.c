@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests for the kernel log parser of `sldctl offenders`
- * (tools/sldctl/offlog.c): every split-lock line format the kernel prints
+ * (tools/sldctl/lib/offlog.c): every split-lock line format the kernel prints
  * (6.1's intel.c and bus_lock.c up to 7.2 print the same text), /dev/kmsg
  * records and journalctl output, odd task names, bad and truncated lines
  * counted and skipped.
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "offlog.h"
+#include "lib/offlog.h"
 
 static void parse_file(struct off_log *l, const char *name)
 {

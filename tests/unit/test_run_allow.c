@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "run_allow.h"
+#include "lib/run_allow.h"
 
 static char why[256];
 

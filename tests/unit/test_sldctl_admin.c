@@ -19,10 +19,10 @@
 #include <cmocka.h>
 
 #include "cli.h"
-#include "config.h"
+#include "lib/config.h"
 #include "host.h"
-#include "knob.h"
-#include "modchange.h"
+#include "lib/knob.h"
+#include "lib/modchange.h"
 
 /* ---- cli ------------------------------------------------------------------ */
 

@@ -28,7 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "kofile.h"
+#include "lib/kofile.h"
 #include "ref.h"
 
 static unsigned long long n_off, n_fast, n_insns, n_hits, n_secs, n_bytes;

@@ -23,13 +23,13 @@ X86DIFF_KVER ?= $(KVER_61)
 X86DIFF_MODDIR ?= $(SLD_CACHE)/$(X86DIFF_KVER)/root/lib/modules/$(X86DIFF_KVER)
 X86DIFF_PC := libelf liblzma libzstd
 $(B)/x86diff: x86diff.c $(X86SCAN_SRC) $(X86SCAN_HDR) $(X86REF_SRC) \
-		$(TOP)/tools/sldctl/kofile.c $(TOP)/tools/sldctl/kofile.h \
-		$(TOP)/tools/sldctl/util.c $(TOP)/src/schema/escape.c
+		$(TOP)/tools/sldctl/lib/kofile.c $(TOP)/tools/sldctl/lib/kofile.h \
+		$(TOP)/tools/sldctl/lib/util.c $(TOP)/src/schema/escape.c
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/src \
 		-I$(TOP)/tools/sldctl -I$(X86REF) $(shell pkg-config --cflags $(X86DIFF_PC)) \
-		-o $@ $< $(X86REF)/ref_decode.c $(X86SCAN_SRC) $(TOP)/tools/sldctl/kofile.c \
-		$(TOP)/tools/sldctl/util.c $(TOP)/src/schema/escape.c \
+		-o $@ $< $(X86REF)/ref_decode.c $(X86SCAN_SRC) $(TOP)/tools/sldctl/lib/kofile.c \
+		$(TOP)/tools/sldctl/lib/util.c $(TOP)/src/schema/escape.c \
 		$(shell pkg-config --libs $(X86DIFF_PC))
 
 # check runs every UNIT_TESTS entry without arguments: a wrapper.

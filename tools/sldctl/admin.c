@@ -10,11 +10,11 @@
 #include <string.h>
 
 #include "admin.h"
-#include "config.h"
-#include "modchange.h"
-#include "named_modules.h"
+#include "lib/config.h"
+#include "lib/modchange.h"
+#include "lib/named_modules.h"
 #include "sldctl.h"
-#include "util.h"
+#include "lib/util.h"
 
 int admin_dispatch(const char *cmd, const struct admin_action *actions,
 		   int argc, char **argv)

@@ -12,8 +12,8 @@
 #include <stdbool.h>
 
 #include "cli.h"
-#include "json.h"
-#include "knob.h"
+#include "lib/json.h"
+#include "lib/knob.h"
 
 #define CONF_MAIN	"/etc/sld-compat/sld-compat.conf"
 #define CONF_DIR	"/etc/sld-compat"

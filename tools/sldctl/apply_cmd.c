@@ -36,13 +36,13 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "config.h"
-#include "json.h"
-#include "knob.h"
-#include "named_modules.h"
-#include "run_allow.h"
+#include "lib/config.h"
+#include "lib/json.h"
+#include "lib/knob.h"
+#include "lib/named_modules.h"
+#include "lib/run_allow.h"
 #include "sldctl.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define CONF_DIR	"/etc/sld-compat"
 

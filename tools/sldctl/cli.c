@@ -9,7 +9,7 @@
 
 #include "cli.h"
 #include "sldctl.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define ID_JSON	1000
 #define ID_HELP	1001

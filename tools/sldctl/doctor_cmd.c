@@ -28,13 +28,13 @@
 #include <sys/utsname.h>
 
 #include "admin.h"
-#include "config.h"
+#include "lib/config.h"
 #include "doctor.h"
 #include "host.h"
-#include "offenders.h"
-#include "run_allow.h"
+#include "lib/offenders.h"
+#include "lib/run_allow.h"
 #include "sldctl.h"
-#include "util.h"
+#include "lib/util.h"
 
 struct facts {
 	struct host h;

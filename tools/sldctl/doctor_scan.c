@@ -14,7 +14,7 @@
 
 #include "doctor.h"
 #include "schema/hypervisors.h"
-#include "kofile.h"
+#include "lib/kofile.h"
 #include "scan.h"
 
 void doc_add(struct findings *f, const char *id, enum doc_sev sev,

@@ -22,9 +22,9 @@
 #include <string.h>
 
 #include "admin.h"
-#include "path_trust.h"
+#include "lib/path_trust.h"
 #include "sldctl.h"
-#include "util.h"
+#include "lib/util.h"
 
 static const struct {
 	const char *opt;

@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "host.h"
-#include "knob.h"
-#include "util.h"
+#include "lib/knob.h"
+#include "lib/util.h"
 
 #define LOG_TAG	"split lock detection: "
 

@@ -22,10 +22,10 @@
 #include <strings.h>
 
 #include "cli.h"
-#include "json.h"
-#include "offenders.h"
+#include "lib/json.h"
+#include "lib/offenders.h"
 #include "sldctl.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define SINCE_MAX	64
 

@@ -16,7 +16,7 @@
 
 #include "admin.h"
 #include "sldctl.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* The scalars come first in the schema, in the order they are shown. */
 #define NSCALARS	SLD_KN_NSCALARS

@@ -18,7 +18,7 @@
 #include "admin.h"
 #include "schema/hypervisors.h"
 #include "sldctl.h"
-#include "util.h"
+#include "lib/util.h"
 #include "modlib/verdict.h"
 
 #define SEEN_FILE	"/proc/sld_compat_modules"

@@ -37,10 +37,10 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "knob.h"
-#include "run_allow.h"
+#include "lib/knob.h"
+#include "lib/run_allow.h"
 #include "sldctl.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define RUN_USAGE	"[--anyway] [--] CMD [ARG...]"
 

@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "json.h"
-#include "kofile.h"
+#include "lib/json.h"
+#include "lib/kofile.h"
 #include "modlib/verdict.h"
 
 /* Enough for any real module (kvm-intel has a few hundred hits). */

@@ -43,12 +43,12 @@
 
 #include "cli.h"
 #include "host.h"
-#include "json.h"
-#include "knob.h"
+#include "lib/json.h"
+#include "lib/knob.h"
 #include "sldctl.h"
 #include "status_prom.h"
 #include "status_text.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define VALUE_MAX	(1u << 20)
 #define DEPTH_MAX	4

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "schema/escape.h"
-#include "offenders.h"
+#include "lib/offenders.h"
 #include "status_prom.h"
 
 #define PFX	"sld_compat_"

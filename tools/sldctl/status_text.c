@@ -30,7 +30,7 @@
 #include "schema/knobs_table.h"
 #include "status_prom.h"
 #include "status_text.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* Status files shown in their own place below (or on purpose not at all). */
 static const char *const known_files[] = {
