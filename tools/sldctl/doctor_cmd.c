@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
-#include "admin.h"
+#include "edit_cmd.h"
 #include "lib/config.h"
 #include "doctor.h"
 #include "host.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Shared plumbing of the registry, exempt and policy commands (admin.h).
+ * Shared plumbing of the commands that edit knobs and the configuration:
+ * registry, exempt and policy (edit_cmd.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -9,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "admin.h"
+#include "edit_cmd.h"
 #include "lib/config.h"
 #include "lib/modchange.h"
 #include "lib/named_modules.h"

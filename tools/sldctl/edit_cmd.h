@@ -5,8 +5,8 @@
  * when it is loaded, else from the configuration), and applying one
  * change to the module and, with --persist, to the configuration file.
  */
-#ifndef SLDCTL_ADMIN_H
-#define SLDCTL_ADMIN_H
+#ifndef SLDCTL_EDIT_CMD_H
+#define SLDCTL_EDIT_CMD_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -91,4 +91,4 @@ void admin_json_list(struct json *j, const char *value);
 /* Lines of a file as a JSON array (null if unreadable/absent). */
 void admin_json_lines(struct json *j, const char *path_fmt);
 
-#endif /* SLDCTL_ADMIN_H */
+#endif /* SLDCTL_EDIT_CMD_H */

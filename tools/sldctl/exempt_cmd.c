@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "admin.h"
+#include "edit_cmd.h"
 #include "lib/path_trust.h"
 #include "sldctl.h"
 #include "lib/util.h"

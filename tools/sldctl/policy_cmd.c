@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "admin.h"
+#include "edit_cmd.h"
 #include "sldctl.h"
 #include "lib/util.h"
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "admin.h"
+#include "edit_cmd.h"
 #include "schema/hypervisors.h"
 #include "sldctl.h"
 #include "lib/util.h"
