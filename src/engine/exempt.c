@@ -154,6 +154,7 @@ struct path_rules {
 	struct sld_list list;		/* first: knobs.h */
 	struct path_rule r[PATH_MAX_N];
 };
+static_assert(offsetof(struct path_rules, list) == 0);
 
 static struct sld_owner owner_comm = { .why = SLD_WHY_COMM };
 static struct sld_owner owner_path = { .why = SLD_WHY_PATH };

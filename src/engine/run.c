@@ -115,6 +115,7 @@ struct run_allow {
 	struct sld_list list;		/* first: knobs.h */
 	struct run_id e[SLD_RUN_ALLOW_MAX];
 };
+static_assert(offsetof(struct run_allow, list) == 0);
 
 static struct sld_list __rcu *allow;	/* in a struct run_allow */
 static bool root_armed;		/* root's first run armed runs (above) */

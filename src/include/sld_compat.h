@@ -3,7 +3,7 @@
  * The vendor API's name up to sld-compat 0.1.0, kept so that a module
  * built against this path (or one that copied it) still builds. The API
  * is sld_compat_api.h, in this directory; copy that one from now on.
- * This is not src/sld_compat.h, the module's internal header.
+ * It is none of the module's internal headers (src/knobs/switches.h ...).
  */
 #ifndef SLD_COMPAT_API_COMPAT_H
 #define SLD_COMPAT_API_COMPAT_H

@@ -3,7 +3,7 @@
  * sld_compat's API for hypervisor modules (EXPORT_SYMBOL_GPL). Copy this
  * header into your module or include it; it has no other dependency.
  * (It was first published as include/sld_compat.h, which now includes it;
- * the module's internal header is src/sld_compat.h, not for vendors.)
+ * the module's internal headers, under src/, are not for vendors.)
  *
  * Take the functions with symbol_get() so that your module loads, and
  * works, without sld_compat; while you hold a symbol, sld_compat cannot

@@ -88,7 +88,8 @@ void sld_names_free(struct sld_names *l);
  * A list knob that tasks' paths read under RCU (exempt_comm, exempt_path,
  * exempt_cgroup, run_allow): its names and, where a name must be
  * resolved when written (a file, an id), what each resolved to, in one
- * table its owner defines with struct sld_list first. NULL while empty,
+ * table its owner defines with struct sld_list first (at offset 0:
+ * sld_list_set() allocates and frees the whole table through it). NULL while empty,
  * so that one load tells a reader whether there is a rule.
  */
 struct sld_list {

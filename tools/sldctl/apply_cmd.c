@@ -4,7 +4,7 @@
  *
  * Write every configured knob to /sys/module/sld_compat/parameters/KEY.
  * The configuration is /etc/sld-compat/sld-compat.conf plus
- * /etc/sld-compat/conf.d/ *.conf (see config.h), or only FILE with
+ * /etc/sld-compat/conf.d/ *.conf (see lib/config.h), or only FILE with
  * --config. Invalid lines, unknown knobs, read-only knobs and values the
  * module refuses (EINVAL) are reported as FILE:LINE: reason on stderr and
  * the rest is still applied. Each applied knob is printed on stdout as
@@ -18,7 +18,7 @@
  * it (e.g. hypervisor_modules = vmmon), and does nothing if sld_compat is
  * not loaded. Applying the system configuration (no --config, no
  * --dry-run) also records the modules it names for the udev rule
- * (named_modules.h). --json prints {"knobs": [{knob, value, file,
+ * (lib/named_modules.h). --json prints {"knobs": [{knob, value, file,
  * line, result: set|would-set|failed}], "errors": [...], "exit": N}.
  *
  * Exit: 0 all applied, 1 some line invalid or knob rejected/unknown,
@@ -176,7 +176,7 @@ static bool concerns(const struct conf *cf, const char *module)
 
 /*
  * Before applying the system configuration: the files the udev rule tests
- * before it spawns `apply --module` (named_modules.h). A failure (a
+ * before it spawns `apply --module` (lib/named_modules.h). A failure (a
  * read-only /run) is a warning, not a failed apply: the knobs are still
  * applied; only later loads of named modules miss the re-apply.
  */

@@ -203,7 +203,7 @@ static void sld_compat_findings(const struct facts *x, struct findings *f)
  * `sldctl offenders`): a warning each, with the rule that would exempt
  * it. No log to read (a container, a fake root) is not a finding. The
  * names in it are users': the comm escaped here, the fix one shell word
- * in printable ASCII, the note escaping what it quotes (offenders.c), so
+ * in printable ASCII, the note escaping what it quotes (lib/offenders.c), so
  * no name adds a line or an escape sequence to root's terminal.
  */
 static void offender_findings(struct findings *f)

@@ -9,7 +9,7 @@
  *                     [--persist] [--config FILE] [--force]
  *
  * Paths must be absolute without . or .. components (and exist, on add).
- * add refuses a path that someone besides root decides (path_trust.h:
+ * add refuses a path that someone besides root decides (lib/path_trust.h:
  * the file not root's, or it or a directory on its way writable by a
  * group or every user) unless --force, which warns who could then
  * satisfy the rule.

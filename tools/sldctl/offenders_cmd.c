@@ -54,7 +54,7 @@ static void put_name(const char *label, const char *s)
 /*
  * Every name here is a user's (comm, exe, cgroup, the VMM's name, the
  * rule sld_compat logged) and escaped (sldctl_q(), sldctl_put_esc()); the
- * fix is one shell word in printable ASCII (offenders.c, shell_word()),
+ * fix is one shell word in printable ASCII (lib/offenders.c, shell_word()),
  * the note escapes the names it quotes.
  */
 static void print_one(const struct offender *f)

@@ -5,13 +5,13 @@
  * listed after it:
  *   status.c    the tasks, in_use and counters files
  *   task.c      protect and release, the task's life (exit, exec), the
- *               key, readiness and detaching, init and exit, the knobs
- *               max_tasks and tasks_per_uid: one piece, as release()
- *               queues a refresh of the key and the key's setup
- *               registers the exit probe that calls release()
+ *               key, readiness and detaching, init and exit: one piece,
+ *               as release() queues a refresh of the key and the key's
+ *               setup registers the exit probe that calls release()
  *   release.c   an owner lets its tasks go
  *   pins.c      a hypervisor task keeps sld_compat loaded
- *   pool.c      the records: allocation, per-uid tables, admission
+ *   pool.c      the records: allocation, per-uid tables, admission and
+ *               its knobs, max_tasks and tasks_per_uid
  *   notifier.c  the preempt notifier and the core hold it switches
  * Their shared names start with tk_ (records, pool, pins, counters), so
  * that a reader, and the layer lint's call graph, tell them from other

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * task/task.c's preempt notifier and the core hold it switches: SLD off on
- * the core while a protected task runs, the hold tk_handed over between two
+ * the core while a protected task runs, the hold handed over between two
  * protected tasks without a write. Why a notifier: the top of task/task.c.
  * Also how a task name is shown (sld_comm_escape()).
  */
@@ -32,7 +32,7 @@ DEFINE_PER_CPU(unsigned long, tk_sched_handovers);
 
 /*
  * A protected task switched out for another protected task on this CPU
- * leaves its hold to it (task_sched_out): the record the hold was tk_handed
+ * leaves its hold to it (task_sched_out): the record the hold was handed
  * to, until its sched_in takes it. Only this CPU's context switch sets
  * and clears it, with preemption off; detach_fn() clears it too.
  */
@@ -58,7 +58,7 @@ static struct sld_task *find_record(struct task_struct *task)
  * task_sched_out), so the CPU's hold is still on and nothing is written.
  * Between the previous task's sched_out and this sched_in interrupts are
  * on: if this record was released meanwhile (drop_released() found it not
- * running yet), the tk_handed hold is given back here.
+ * running yet), the handed hold is given back here.
  */
 static void task_sched_in(struct preempt_notifier *pn, int cpu)
 {
@@ -70,7 +70,7 @@ static void task_sched_in(struct preempt_notifier *pn, int cpu)
 	t->cpu = cpu;
 	t->switches++;
 	local_irq_save(flags);
-	/* A tk_handed hold is still on this CPU's account, or it is no handover. */
+	/* A handed hold is still on this CPU's account, or it is no handover. */
 	handover = this_cpu_read(tk_handed) && sld_msr_task_held();
 	this_cpu_write(tk_handed, NULL);
 	protected = READ_ONCE(t->why) != SLD_WHY_NONE;
