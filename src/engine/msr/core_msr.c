@@ -755,7 +755,7 @@ void sld_account_exit(void)
 	acct_entry = NULL;
 }
 
-/* The exposure of all online CPUs (exposure_sync()): how often, how long. */
+/* The exposure of every CPU (exposure_sync()): how often, how long. */
 void sld_msr_exposure(unsigned long *n, unsigned long long *ms)
 {
 	unsigned long flags;

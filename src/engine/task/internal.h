@@ -90,7 +90,7 @@ extern raw_spinlock_t tk_pool_lock;
 extern struct sld_task *tk_chunks[];
 extern unsigned int tk_nexempt;
 extern struct uid_table tk_uids_exempt, tk_uids_hv;
-extern bool tk_pool_open;
+extern bool tk_setup_done;
 extern struct work_struct tk_grow_work;
 extern struct sld_task *tk_free_list;
 extern unsigned int tk_nchunks, tk_nfree;

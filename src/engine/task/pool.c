@@ -89,10 +89,11 @@ struct uid_table {
 static unsigned int max_tasks_knob;	/* 0: default_max_tasks() */
 static unsigned int per_uid_knob;	/* 0: an eighth of max_tasks */
 /*
- * Between sld_task_init() and sld_task_exit() (task.c): a raised
- * max_tasks may grow the pool at once.
+ * Between sld_task_init() and sld_task_exit() (task.c, under
+ * tk_task_mutex): the engine is set up, so a refresh may take the key
+ * and a raised max_tasks grows the pool at once.
  */
-bool tk_pool_open;
+bool tk_setup_done;
 
 static unsigned int default_max_tasks(void)
 {
@@ -345,7 +346,7 @@ static int max_tasks_set(const char *val, const char **why)
 		return err;
 	WRITE_ONCE(max_tasks_knob, v);
 	/* Raised: room for new records now, not at the next refusal. */
-	if (READ_ONCE(tk_pool_open))
+	if (READ_ONCE(tk_setup_done))
 		schedule_work(&tk_grow_work);
 	return 0;
 }

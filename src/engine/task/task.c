@@ -76,7 +76,6 @@
 
 /* key, ready, detach, needs: tk_task_mutex (task/pool.c) */
 bool tk_key_held;				/* tk_task_mutex */
-static bool setup_done;			/* tk_task_mutex */
 static unsigned int nneed;		/* tk_task_mutex: owners in need */
 static bool key_wanted;			/* the last refresh's need */
 bool tk_ready;				/* protect() may add records */
@@ -534,7 +533,7 @@ static void refresh_locked(void)
 {
 	bool enabled, need;
 
-	if (!setup_done || !sld_task_possible())
+	if (!tk_setup_done || !sld_task_possible())
 		return;
 	enabled = READ_ONCE(sld_knobs.enabled);
 	need = enabled && nneed;
@@ -557,7 +556,7 @@ static void refresh_locked(void)
 
 /*
  * Sleepable: `enabled` changed, or a record's key may go (key_work).
- * Everything is read under the mutex: a refresh that saw setup_done
+ * Everything is read under the mutex: a refresh that saw tk_setup_done
  * before sld_task_exit() detached everything would otherwise take the
  * key again afterwards and let records be made that nothing detaches;
  * one that read the needs before a concurrent refresh would undo that
@@ -613,8 +612,7 @@ void sld_task_init(void)
 	if (IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS) && !hook_exit.registered)
 		sld_degrade("per-task", "no do_exit probe: a record could outlive its task, so no task is protected");
 	mutex_lock(&tk_task_mutex);
-	setup_done = true;
-	WRITE_ONCE(tk_pool_open, true);
+	WRITE_ONCE(tk_setup_done, true);
 	mutex_unlock(&tk_task_mutex);
 	sld_task_refresh();
 }
@@ -630,8 +628,7 @@ void sld_task_exit(void)
 	synchronize_rcu();
 	flush_work(&tk_unpin_work);
 	mutex_lock(&tk_task_mutex);
-	setup_done = false;
-	WRITE_ONCE(tk_pool_open, false);
+	WRITE_ONCE(tk_setup_done, false);
 	if (sld_task_possible())
 		detach_all(atomic_read(&tk_n_pinned) ? "unloading (forced)" : "unloading");
 	mutex_unlock(&tk_task_mutex);
