@@ -28,6 +28,19 @@ protect_cpu0() {
 	wait_for 50 "grep -q '^cpu0 .* hold=1 task=1 ' $ACCT"
 }
 
+# held_line CPU: CPU's account line while cpu0 holds the core, read from
+# cpu1: a reader on cpu0 would take the protected task's place and the
+# core would be released while it reads. Up to 6 looks, as a kworker on
+# cpu0 releases the core for a moment now and then.
+held_line() {
+	for _ in 1 2 3 4 5 6; do
+		_l=$(sldhv oncpu 1 grep "^cpu$1 " $ACCT)
+		case $_l in *" hold=1 "*) break ;; esac
+		sleep 0.1
+	done
+	echo "$_l"
+}
+
 if [ $CPU_SLD = 0 ]; then
 	# check.sh boots this file on the CPUs with SLD only.
 	skip "SMT siblings beside a protected task" "the CPU has no split-lock detection"
@@ -45,7 +58,7 @@ else
 		r0=$(sldcpu wrmsrs 1 debugctl) a0=$(acf cpu1 bld_writes) p0=$(dbc db_policed)
 		mark_dmesg
 		protect_cpu0 6
-		mid1=$(grep '^cpu1 ' $ACCT) mid0=$(grep '^cpu0 ' $ACCT)
+		mid1=$(held_line 1) mid0=$(held_line 0)
 		# The register, read from cpu1: up to 6 looks, as a kworker on cpu0
 		# releases the core for a moment now and then (the bit follows).
 		for _ in 1 2 3 4 5 6; do
@@ -91,7 +104,7 @@ else
 			"split-lock detection only: sld_compat never writes DEBUGCTL (bld=none)"
 		protect_cpu0 5
 		sleep 0.3
-		e1=$(acf cpu1 exposed_ms) x1=$(grep '^cpu1 ' $ACCT)
+		x1=$(held_line 1) e1=$(acf cpu1 exposed_ms)
 		# A second of user time on the sibling, unprotected.
 		sldhv oncpu 1 sldcpu spin 1000 aligned 1000 > /tmp/unp.out
 		e2=$(acf cpu1 exposed_ms)
