@@ -14,6 +14,8 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/uaccess.h>
+#include <linux/uidgid.h>
+#include <linux/version.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
 
@@ -82,6 +84,35 @@ static inline const char *sld_kernfs_name_rcu(struct kernfs_node *kn)
 #else
 	return kn->name;
 #endif
+}
+
+/*
+ * Who owns a cgroup's directory (its kernfs node), under rcu_read_lock()
+ * while the cgroup is alive: the owner chown(2) set, kept in kn->iattr,
+ * a struct private to fs/kernfs/ (kernfs-internal.h) whose first member
+ * has been `kuid_t ia_uid` since 5.2 (t/56 reads a user's cgroup as
+ * theirs on every kernel the suite boots, 6.1 to 7.3); a node without
+ * it is root's (kernfs_refresh_inode()). A cgroup
+ * made by a user is theirs (cgroup_kn_set_ugid()), and so is one root
+ * delegated to them. Outside the kernels read, false: the owner is not
+ * known (engine/exempt.c then trusts no cgroup as root's alone).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 2, 0) && \
+	LINUX_VERSION_CODE < KERNEL_VERSION(7, 4, 0)
+#define SLD_KERNFS_OWNER_KNOWN	1
+#else
+#define SLD_KERNFS_OWNER_KNOWN	0
+#endif
+
+static inline bool sld_kernfs_owner_rcu(const struct kernfs_node *kn,
+					kuid_t *uid)
+{
+	const kuid_t *ia = (const kuid_t *)READ_ONCE(kn->iattr);
+
+	if (!SLD_KERNFS_OWNER_KNOWN)
+		return false;
+	*uid = ia ? READ_ONCE(*ia) : GLOBAL_ROOT_UID;
+	return true;
 }
 
 /*

@@ -231,6 +231,19 @@ static bool at_rule_path(const struct path_rule *r, const struct file *exe)
 	return dir && same_inode(&r->dir, dir) && name_is(d, r->base);
 }
 
+/*
+ * Only root may run code as a task of exe (root's file that nobody else
+ * may execute: exec, PR_SET_MM_MAP's exe_fd and an LD_PRELOAD all need
+ * the right to execute it; with the group bits clear a POSIX ACL's mask
+ * grants none either). The pool counts such a task as the admin's.
+ */
+static bool exe_root_only(const struct file *exe)
+{
+	const struct inode *ino = file_inode(exe);
+
+	return uid_eq(ino->i_uid, GLOBAL_ROOT_UID) && !(ino->i_mode & 0011);
+}
+
 /* noinline: t/43 stalls it (a fixture) to widen the window it reads in. */
 static noinline const char *exe_match(const struct path_rules *p,
 				      const struct file *exe)
@@ -253,7 +266,7 @@ static noinline const char *exe_match(const struct path_rules *p,
  * The fput() is safe here: a last reference, if ours, is freed from
  * task work at the return to user space, or from a workqueue.
  */
-static const char *path_match(const struct task_struct *t)
+static const char *path_match(const struct task_struct *t, bool *admin)
 {
 	const struct sld_list *l = rcu_dereference(paths);
 	const char *rule;
@@ -265,6 +278,7 @@ static const char *path_match(const struct task_struct *t)
 	if (!exe)
 		return NULL;
 	rule = exe_match(container_of(l, struct path_rules, list), exe);
+	*admin = rule && exe_root_only(exe);
 	fput(exe);
 	return rule;
 }
@@ -296,7 +310,27 @@ static bool cgroup_below(struct cgroup *cg, const char *rule)
 	return true;
 }
 
-static const char *cgroup_match(struct task_struct *t)
+/*
+ * Only root put tasks into cg: it and every cgroup above it are root's
+ * directories that nobody else may write. A user can make cgroups only
+ * in a directory they may write (their own, or one root delegated to
+ * them, as systemd's Delegate= does by chown) and move tasks only between
+ * cgroups below one whose cgroup.procs they may write: so a user's
+ * cgroup, named however they like, always has a user's directory above
+ * it or is one. The pool counts a task in such a cgroup as the admin's.
+ */
+static bool cgroup_root_only(struct cgroup *cg)
+{
+	kuid_t uid;
+
+	for (; cg && cg->kn; cg = cgroup_parent(cg))
+		if (!sld_kernfs_owner_rcu(cg->kn, &uid) ||
+		    !uid_eq(uid, GLOBAL_ROOT_UID) || (cg->kn->mode & 0022))
+			return false;
+	return true;
+}
+
+static const char *cgroup_match(struct task_struct *t, bool *admin)
 {
 	const struct sld_list *c = rcu_dereference(cgroups);
 	const struct sld_names *l = c ? c->names : NULL;
@@ -307,21 +341,29 @@ static const char *cgroup_match(struct task_struct *t)
 		return NULL;
 	cg = task_dfl_cgroup(t);
 	for (i = 0; i < l->n; i++)
-		if (cgroup_below(cg, l->v[i]))
+		if (cgroup_below(cg, l->v[i])) {
+			*admin = cgroup_root_only(cg);
 			return l->v[i];
+		}
 	return NULL;
 }
 
-/* Which rule kind exempts t and by which rule (*rule). rcu_read_lock. */
-static struct sld_owner *match(struct task_struct *t, const char **rule)
+/*
+ * Which rule kind exempts t and by which rule (*rule); *admin: only root
+ * can have made t match it (the pool's admin class: README, trust
+ * model). rcu_read_lock.
+ */
+static struct sld_owner *match(struct task_struct *t, const char **rule,
+			       bool *admin)
 {
+	*admin = false;
 	*rule = comm_match(t);
 	if (*rule)
 		return &owner_comm;
-	*rule = path_match(t);
+	*rule = path_match(t, admin);
 	if (*rule)
 		return &owner_path;
-	*rule = cgroup_match(t);
+	*rule = cgroup_match(t, admin);
 	if (*rule)
 		return &owner_cgroup;
 	*rule = sld_run_match(t);
@@ -339,9 +381,10 @@ struct sld_owner *sld_exempt_match(void)
 {
 	struct sld_owner *o;
 	const char *rule;
+	bool admin;
 
 	rcu_read_lock();
-	o = match(current, &rule);
+	o = match(current, &rule, &admin);
 	rcu_read_unlock();
 	return o;
 }
@@ -397,12 +440,13 @@ int sld_exempt_protect(bool ahead)
 	const char *rule;
 	struct sld_owner *o;
 	int err = -ENOENT;
+	bool admin;
 
 	rcu_read_lock();
-	o = match(current, &rule);
+	o = match(current, &rule, &admin);
 	run_arm_check(o);
 	if (o && (!ahead || ahead_ok(o)))
-		err = sld_task_protect_as(o, rule, ahead);
+		err = sld_task_protect_as(o, rule, ahead, admin);
 	rcu_read_unlock();
 	return err;
 }
@@ -527,6 +571,8 @@ void sld_exempt_init(void)
 		sld_degrade("task-start", "no schedule_tail probe: new threads of exempt processes are protected from their first split lock");
 	if (sld_task_possible() && !hook_rename.registered)
 		sld_degrade("task-rename", "no __set_task_comm probe: a thread exempt by its new name is protected from its first split lock");
+	if (sld_task_possible() && !SLD_KERNFS_OWNER_KNOWN)
+		sld_degrade("cgroup-owner", "a cgroup directory's owner is not known on this kernel: exempt_cgroup tasks are bounded per uid like a user's");
 	sld_knobs_lock();
 	sld_task_need(&owner_comm, !!rcu_access_pointer(comms));
 	sld_task_need(&owner_path, !!rcu_access_pointer(paths));

@@ -153,6 +153,50 @@ static void in_use_finding(struct findings *f)
 		why + strlen("yes, "));
 }
 
+/* "name N" in the counters text, or 0. */
+static unsigned long ac_count(const char *ac, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = ac; (p = strstr(p, name)); p += n)
+		if ((p == ac || p[-1] == '\n') && p[n] == ' ')
+			return strtoul(p + n + 1, NULL, 10);
+	return 0;
+}
+
+/*
+ * Tasks refused protection since load. Under a rule only root can
+ * satisfy (the admin's own guests) that is an error: nothing but memory
+ * bounds them, so the host ran out of it or started them faster than the
+ * pool grew. Refused for max_tasks or tasks_per_uid: a warning, as a
+ * user's tasks are meant to meet those bounds.
+ */
+static void refusal_findings(const struct facts *x, struct findings *f)
+{
+	unsigned long admin, full, cap;
+	char path[PATH_MAX], *ac;
+	size_t len;
+
+	if (!x->h.loaded || sldctl_path(path, sizeof(path), STATUS_DIR "/ac") ||
+	    sldctl_read_all(path, 1 << 16, &ac, &len))
+		return;
+	admin = ac_count(ac, "tasks_refused_admin");
+	full = ac_count(ac, "tasks_refused_full");
+	cap = ac_count(ac, "tasks_refused_cap");
+	if (admin)
+		doc_add(f, "tasks-refused-admin", DOC_ERROR,
+			"journalctl -k -g 'not protecting'",
+			"%lu task(s) under rules only root can satisfy were refused protection since load (no memory for the task pool: %lu, started faster than it grew: %lu) and paid the kernel's split-lock penalty until their next split lock or rename found a record. The kernel log names the first; give the host memory, or start fewer guests at once.",
+			admin, ac_count(ac, "tasks_refused_nomem"),
+			ac_count(ac, "tasks_refused_growing"));
+	if (full + cap)
+		doc_add(f, "tasks-refused-bounds", DOC_WARNING, NULL,
+			"%lu task(s) were refused protection for max_tasks and %lu for tasks_per_uid, the bounds of rules a user can satisfy alone (exempt_comm, run_allow, exempt_path of a file others may execute, hypervisor devices). If they are the admin's own guests, give them a rule only root can satisfy (an exempt_cgroup of root's cgroups: README, trust model), or raise the bound (sldctl policy set max_tasks N --persist).",
+			full, cap);
+	free(ac);
+}
+
 static void sld_compat_findings(const struct facts *x, struct findings *f)
 {
 	enum doc_sev need = x->needed ? DOC_ACTION : DOC_INFO;
@@ -196,6 +240,7 @@ static void sld_compat_findings(const struct facts *x, struct findings *f)
 			"Some sld_compat features are off on this kernel: %s.",
 			x->degraded);
 	in_use_finding(f);
+	refusal_findings(x, f);
 }
 
 /*

@@ -189,6 +189,8 @@ static const struct ac_map task_events[] = {
 	{ "tasks_refused_full", "task_events_total", "refused_full", NULL },
 	{ "tasks_refused_cap", "task_events_total", "refused_cap", NULL },
 	{ "tasks_refused_growing", "task_events_total", "refused_growing", NULL },
+	{ "tasks_refused_nomem", "task_events_total", "refused_nomem", NULL },
+	{ "tasks_refused_admin", "task_events_total", "refused_admin", NULL },
 	{ "tasks_grow_failed", "task_events_total", "grow_failed", NULL },
 	{ 0 }
 };
@@ -200,6 +202,10 @@ static const struct ac_map task_gauges[] = {
 	  "Protected tasks that match an exempt rule." },
 	{ "tasks_pinning", "pinning_tasks", NULL,
 	  "Protected tasks that keep sld_compat loaded." },
+	{ "tasks_admin", "admin_tasks", NULL,
+	  "Protected tasks under a rule only root can satisfy (bounded by memory)." },
+	{ "tasks_pool_bytes", "task_pool_bytes", NULL,
+	  "Memory of the protected-task pool, in bytes." },
 	{ 0 }
 };
 

@@ -44,7 +44,7 @@ static const char *const known_files[] = {
 /* Counters of ac the summary shows, or that are knobs as well. */
 static const char *const ac_elsewhere[] = {
 	"ac_user_handled", "ac_guest_handled", "tasks_live",
-	"tasks_max", "tasks_per_uid",
+	"tasks_max", "tasks_per_uid", "tasks_pool_bytes",
 };
 
 struct counter {
@@ -73,6 +73,7 @@ static const struct group {
 		{ "sibling_exposed_ms", "user ms" } } },
 	{ "tasks now", "ac", {
 		{ "tasks_exempt", "exempt" },
+		{ "tasks_admin", "under root's rules alone" },
 		{ "tasks_pinning", "pinning sld_compat" } } },
 	{ "tasks since load", "ac", {
 		{ "tasks_protected", "protected" },
@@ -90,7 +91,9 @@ static const struct group {
 		{ "tasks_refused_off", "off" },
 		{ "tasks_refused_full", "full" },
 		{ "tasks_refused_cap", "cap" },
-		{ "tasks_refused_growing", "growing" } } },
+		{ "tasks_refused_growing", "growing" },
+		{ "tasks_refused_nomem", "no memory" },
+		{ "tasks_refused_admin", "under root's rules alone" } } },
 	{ "task pool", "ac", {
 		{ "tasks_capacity", "records" },
 		{ "tasks_record_bytes", "record bytes" },
@@ -207,6 +210,16 @@ static void put_counter(const char *text, const char *name)
 		put_esc(v, n);
 	else
 		putchar('?');
+}
+
+/* "; pool N KiB": the task pool's memory, if the module says it. */
+static void put_pool_kib(const char *ac)
+{
+	size_t n;
+	const char *v = ac ? counter(ac, "tasks_pool_bytes", &n) : NULL;
+
+	if (v)
+		printf("; pool %llu KiB", (strtoull(v, NULL, 10) + 1023) / 1024);
 }
 
 /* The field " key=VALUE" of a line (status_kv()), or "-". */
@@ -391,7 +404,9 @@ static void put_protected(const char *ac, const char *tasks)
 		printf(", other %lu", other);
 	if (unlisted)
 		printf(", %lu not listed", unlisted);
-	printf(")\n");
+	printf(")");
+	put_pool_kib(ac);
+	printf("\n");
 }
 
 /* The watched-module line of hv called name[0..nl), or NULL. */

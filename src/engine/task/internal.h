@@ -50,6 +50,7 @@ struct sld_task {
 	bool pinned;		/* holds a reference on sld_compat */
 	bool used;		/* under tk_pool_lock */
 	bool exempt_share;	/* counted against the exempt share */
+	bool admin;		/* an admin record: counted in tk_nadmin alone */
 	struct uid_table *counted;	/* counted there for uid, or nowhere */
 	bool detached;		/* detach_fn() took it off its task */
 };
@@ -59,7 +60,8 @@ extern bool tk_key_held, tk_ready;
 extern atomic_long_t tk_n_protected, tk_n_exited, tk_n_exec_dropped, tk_n_proactive;
 extern atomic_long_t tk_n_by_why[SLD_WHY_HV + 1];
 extern atomic_long_t tk_n_detached, tk_n_refused_off, tk_n_refused_full;
-extern atomic_long_t tk_n_refused_cap, tk_n_refused_growing;
+extern atomic_long_t tk_n_refused_cap, tk_n_refused_growing, tk_n_refused_nomem;
+extern atomic_long_t tk_n_refused_admin;
 extern const char *const tk_why_names[];
 void tk_owner_name(const struct sld_owner *o, char *buf, size_t size);
 
@@ -82,13 +84,13 @@ struct uid_count {
 
 struct uid_table;
 
-enum refusal { ADMIT, REFUSE_FULL, REFUSE_CAP, REFUSE_GROWING };
+enum refusal { ADMIT, REFUSE_FULL, REFUSE_CAP, REFUSE_GROWING, REFUSE_NOMEM };
 
 extern struct mutex tk_task_mutex;
 extern atomic_long_t tk_n_grow_failed;
 extern raw_spinlock_t tk_pool_lock;
 extern struct sld_task *tk_chunks[];
-extern unsigned int tk_nexempt;
+extern unsigned int tk_nexempt, tk_nadmin;
 extern struct uid_table tk_uids_exempt, tk_uids_hv;
 extern bool tk_setup_done;
 extern struct work_struct tk_grow_work;
@@ -97,14 +99,16 @@ extern unsigned int tk_nchunks, tk_nfree;
 unsigned int tk_max_tasks(void);
 unsigned int tk_per_uid(void);
 unsigned int tk_capacity(void);
+size_t tk_pool_bytes(void);
 struct sld_task *tk_rec(unsigned int id);
 struct uid_count *tk_uid_slot(struct uid_table *tb, kuid_t uid);
 void tk_uid_get(struct uid_count *u, kuid_t uid);
 void tk_uid_put(struct uid_table *tb, kuid_t uid);
 void tk_leave_exempt_share(struct sld_task *t);
 int tk_grow(void);
+struct sld_task *tk_chunk_alloc(void);
 struct sld_task *tk_pool_get(enum sld_why why, struct sld_owner *hv,
-			  enum refusal *refused);
+			     bool admin, enum refusal *refused);
 struct task_struct *tk_pool_put(struct sld_task *t);
 unsigned int tk_live(void);
 

@@ -28,14 +28,27 @@
 /*
  * Records live in chunks of CHUNK, allocated in sleepable context by
  * tk_grow_work, never in the handlers that take records: tk_pool_get() queues
- * the work when fewer than LOW_WATER records are free, so the pool grows
- * ahead of demand, chunk by chunk, up to max_tasks (rounded up to a
- * chunk). Chunks are never freed before unload: a record's address is
- * stable while anything may look at it, and walkers need no RCU. A
- * burst of more than LOW_WATER new tasks faster than the work runs is
- * refused (tasks_refused_growing), like a task over max_tasks.
+ * the work when fewer than low_water() records are free (half a chunk, or
+ * an eighth of the live records: a host starting its hundredth VM starts
+ * more threads at once than its first), so the pool grows ahead of
+ * demand, chunk by chunk, as far as admit() can let tasks in. Chunks are
+ * never freed before unload: a record's address is stable while anything
+ * may look at it, and walkers need no RCU. A burst larger than that
+ * faster than the work runs is refused (tasks_refused_growing), and while
+ * the kernel has no memory for a chunk, tasks_refused_nomem; both ask
+ * again at their next split lock or rename.
  *
- * Who may take a record (admit()): an unprivileged user can obtain an
+ * Admin records: a task matched by a rule only root can have made it
+ * match (exempt.c: a cgroup rule whose cgroup and those above it are
+ * root's directories, a path rule whose file only root may execute)
+ * takes an admin record, bounded by memory alone: neither max_tasks nor
+ * tasks_per_uid counts it, up to ADMIN_LIMIT of them (TASKS_LIMIT, the
+ * same hard bound as max_tasks', where the records' memory, not a
+ * policy, is the limit: docs/performance.md). Every other record is
+ * bounded by max_tasks as below, so no user's tasks can take one an
+ * admin rule needs: the pool grows for both.
+ *
+ * Who may take any other record (admit()): an unprivileged user can obtain an
  * exemption by itself (exempt_comm, see README's trust model), and a user
  * owns 65,536 subordinate uids (/etc/subuid), so nothing an exempt record
  * holds may be something a hypervisor task needs:
@@ -62,9 +75,9 @@
  * Root's tasks are not capped. Hypervisor records are otherwise bounded
  * only by max_tasks.
  */
-#define LOW_WATER	(CHUNK / 2)
 #define TASKS_LIMIT	((unsigned int)SLD_TASKS_LIMIT)	/* knobs_table.h */
-#define MAX_CHUNKS	(TASKS_LIMIT / CHUNK)
+#define ADMIN_LIMIT	TASKS_LIMIT
+#define MAX_CHUNKS	((TASKS_LIMIT + ADMIN_LIMIT) / CHUNK)
 #define UID_BITS	10
 #define UID_SLOTS	(1U << UID_BITS)
 
@@ -80,8 +93,10 @@ struct sld_task *tk_chunks[MAX_CHUNKS];
 unsigned int tk_nchunks;		/* published chunks */
 struct sld_task *tk_free_list;
 unsigned int tk_nfree;
-static unsigned int nlive;
-unsigned int tk_nexempt;
+static unsigned int nlive;		/* all live records */
+unsigned int tk_nexempt;		/* in the exempt share */
+unsigned int tk_nadmin;			/* admin records */
+static bool grow_failing;		/* the last chunk could not be had */
 struct uid_table {
 	struct uid_count slot[UID_SLOTS];
 } tk_uids_exempt, tk_uids_hv;
@@ -112,6 +127,13 @@ unsigned int tk_max_tasks(void)
 unsigned int tk_per_uid(void)
 {
 	return READ_ONCE(per_uid_knob) ?: default_max_tasks() / 8;
+}
+
+/* The pool's memory: its records and its fixed tables. */
+size_t tk_pool_bytes(void)
+{
+	return (size_t)tk_capacity() * sizeof(struct sld_task) +
+	       sizeof(tk_chunks) + sizeof(tk_uids_exempt) + sizeof(tk_uids_hv);
 }
 
 unsigned int tk_capacity(void)
@@ -181,17 +203,28 @@ static struct uid_table *uid_table(bool hv)
 	return hv ? &tk_uids_hv : &tk_uids_exempt;
 }
 
+/* tk_pool_lock held: a free record, or why there is none. */
+static enum refusal free_record(void)
+{
+	if (tk_free_list)
+		return ADMIT;
+	return READ_ONCE(grow_failing) ? REFUSE_NOMEM : REFUSE_GROWING;
+}
+
 /*
  * tk_pool_lock held: may current take a record? See the comment above.
- * *slot: where the record counts for its uid, NULL for none (root, or a
- * hypervisor task when tk_uids_hv is full).
+ * *slot: where the record counts for its uid, NULL for none (root, an
+ * admin record, or a hypervisor task when tk_uids_hv is full).
  */
-static enum refusal admit(bool hv, kuid_t uid, struct uid_count **slot)
+static enum refusal admit(bool hv, bool admin, kuid_t uid,
+			  struct uid_count **slot)
 {
 	unsigned int max = tk_max_tasks();
 
 	*slot = NULL;
-	if (nlive >= max)
+	if (admin)
+		return tk_nadmin < ADMIN_LIMIT ? free_record() : REFUSE_FULL;
+	if (nlive - tk_nadmin >= max)
 		return REFUSE_FULL;
 	if (!hv && tk_nexempt >= max - max / 4)
 		return REFUSE_FULL;
@@ -200,16 +233,36 @@ static enum refusal admit(bool hv, kuid_t uid, struct uid_count **slot)
 		if (*slot ? (*slot)->n >= tk_per_uid() : !hv)
 			return REFUSE_CAP;
 	}
-	return tk_free_list ? ADMIT : REFUSE_GROWING;
+	return free_record();
 }
 
 static void grow_fn(struct work_struct *work);
 DECLARE_WORK(tk_grow_work, grow_fn);
 
+/* Free records to keep ahead of demand. tk_pool_lock held. */
+static unsigned int low_water(void)
+{
+	return max(CHUNK / 2, nlive / 8);
+}
+
+/*
+ * tk_pool_lock held. Capacity up to what admit() can let in: max_tasks
+ * for the others, and the admin records alive, plus the free ones kept
+ * ahead of demand.
+ */
 static bool want_chunk(void)
 {
-	return tk_nfree < LOW_WATER && tk_nchunks < MAX_CHUNKS &&
-	       tk_nchunks * CHUNK < tk_max_tasks();
+	return tk_nfree < low_water() && tk_nchunks < MAX_CHUNKS &&
+	       tk_nchunks * CHUNK < tk_max_tasks() + tk_nadmin + low_water();
+}
+
+/*
+ * noinline and apart: the test suite's fx_nomem.ko makes it fail (an
+ * allocation failure injected from outside, never in this module).
+ */
+noinline struct sld_task *tk_chunk_alloc(void)
+{
+	return kvcalloc(CHUNK, sizeof(struct sld_task), GFP_KERNEL);
 }
 
 /* tk_pool_lock held: a new chunk's records join the free list. */
@@ -240,7 +293,8 @@ int tk_grow(void)
 		raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
 		if (!want)
 			return 0;
-		c = kvcalloc(CHUNK, sizeof(*c), GFP_KERNEL);
+		c = tk_chunk_alloc();
+		WRITE_ONCE(grow_failing, !c);
 		if (!c) {
 			atomic_long_inc(&tk_n_grow_failed);
 			return -ENOMEM;
@@ -268,7 +322,7 @@ static void grow_fn(struct work_struct *work)
  * record's under it, never a previous owner's.
  */
 struct sld_task *tk_pool_get(enum sld_why why, struct sld_owner *hv,
-				 enum refusal *refused)
+			     bool admin, enum refusal *refused)
 {
 	kuid_t uid = current_uid();
 	struct sld_task *t = NULL;
@@ -277,7 +331,7 @@ struct sld_task *tk_pool_get(enum sld_why why, struct sld_owner *hv,
 	bool more;
 
 	raw_spin_lock_irqsave(&tk_pool_lock, flags);
-	*refused = admit(!!hv, uid, &slot);
+	*refused = admit(!!hv, admin, uid, &slot);
 	if (*refused == ADMIT) {
 		t = tk_free_list;
 		tk_free_list = t->next_free;
@@ -288,7 +342,10 @@ struct sld_task *tk_pool_get(enum sld_why why, struct sld_owner *hv,
 		t->why = why;
 		t->hv = hv;
 		t->uid = uid;
-		if (!hv) {
+		t->admin = admin;
+		if (admin)
+			tk_nadmin++;
+		else if (!hv) {
 			t->exempt_share = true;
 			tk_nexempt++;
 		}
@@ -312,6 +369,8 @@ struct task_struct *tk_pool_put(struct sld_task *t)
 
 	raw_spin_lock_irqsave(&tk_pool_lock, flags);
 	tk_leave_exempt_share(t);
+	if (t->admin)
+		tk_nadmin--;
 	if (t->counted)
 		tk_uid_put(t->counted, t->uid);
 	t->used = false;

@@ -160,12 +160,14 @@ int sld_task_in_use_show(char *buf, size_t size)
 }
 
 /*
- * The engine's counters. tasks_refused counts every refusal, then why:
- * _off (engine off: disabled, unloading, nothing to protect), _full
- * (max_tasks reached, or the exempt share of it), _cap (the uid's
- * tasks_per_uid), _growing (no free record: the pool had not grown yet,
- * or could not). tasks_capacity records are allocated, tasks_record_bytes
- * each.
+ * The engine's counters. tasks_admin: live admin records (pool.c).
+ * tasks_refused counts every refusal, then why: _off (engine off:
+ * disabled, unloading, nothing to protect), _full (max_tasks reached, or
+ * the exempt share of it), _cap (the uid's tasks_per_uid), _growing (no
+ * free record: the pool had not grown yet), _nomem (it could not);
+ * _admin: of them all, those under a rule only root can satisfy.
+ * tasks_capacity records are allocated, tasks_record_bytes each;
+ * tasks_pool_bytes is the pool's memory (records and the tables).
  */
 int sld_task_counters_show(char *buf, size_t size)
 {
@@ -174,6 +176,8 @@ int sld_task_counters_show(char *buf, size_t size)
 	long full = atomic_long_read(&tk_n_refused_full);
 	long cap = atomic_long_read(&tk_n_refused_cap);
 	long growing = atomic_long_read(&tk_n_refused_growing);
+	long nomem = atomic_long_read(&tk_n_refused_nomem);
+	size_t pool_bytes = tk_pool_bytes();
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
@@ -181,13 +185,14 @@ int sld_task_counters_show(char *buf, size_t size)
 		handovers += per_cpu(tk_sched_handovers, cpu);
 	}
 	return scnprintf(buf, size,
-			 "tasks_live %u\ntasks_exempt %u\ntasks_pinning %d\ntasks_protected %ld\ntasks_exited %ld\ntasks_exec_dropped %ld\ntasks_detached %ld\n"
+			 "tasks_live %u\ntasks_exempt %u\ntasks_admin %u\ntasks_pinning %d\ntasks_protected %ld\ntasks_exited %ld\ntasks_exec_dropped %ld\ntasks_detached %ld\n"
 			 "tasks_proactive %ld\n"
 			 "tasks_protected_comm %ld\ntasks_protected_path %ld\ntasks_protected_cgroup %ld\ntasks_protected_run %ld\ntasks_protected_hypervisor %ld\n"
-			 "tasks_refused %ld\ntasks_refused_off %ld\ntasks_refused_full %ld\ntasks_refused_cap %ld\ntasks_refused_growing %ld\n"
-			 "tasks_max %u\ntasks_per_uid %u\ntasks_capacity %u\ntasks_record_bytes %zu\ntasks_grow_failed %ld\n"
+			 "tasks_refused %ld\ntasks_refused_off %ld\ntasks_refused_full %ld\ntasks_refused_cap %ld\ntasks_refused_growing %ld\ntasks_refused_nomem %ld\ntasks_refused_admin %ld\n"
+			 "tasks_max %u\ntasks_per_uid %u\ntasks_capacity %u\ntasks_record_bytes %zu\ntasks_pool_bytes %zu\ntasks_grow_failed %ld\n"
 			 "key_held %d\nready %d\nsched_calls %lu\nsched_handovers %lu\n",
-			 tk_live(), READ_ONCE(tk_nexempt), atomic_read(&tk_n_pinned),
+			 tk_live(), READ_ONCE(tk_nexempt), READ_ONCE(tk_nadmin),
+			 atomic_read(&tk_n_pinned),
 			 atomic_long_read(&tk_n_protected),
 			 atomic_long_read(&tk_n_exited),
 			 atomic_long_read(&tk_n_exec_dropped),
@@ -198,9 +203,10 @@ int sld_task_counters_show(char *buf, size_t size)
 			 atomic_long_read(&tk_n_by_why[SLD_WHY_CGROUP]),
 			 atomic_long_read(&tk_n_by_why[SLD_WHY_RUN]),
 			 atomic_long_read(&tk_n_by_why[SLD_WHY_HV]),
-			 off + full + cap + growing, off, full, cap, growing,
+			 off + full + cap + growing + nomem, off, full, cap, growing,
+			 nomem, atomic_long_read(&tk_n_refused_admin),
 			 tk_max_tasks(), tk_per_uid(), tk_capacity(),
-			 sizeof(struct sld_task),
+			 sizeof(struct sld_task), pool_bytes,
 			 atomic_long_read(&tk_n_grow_failed),
 			 READ_ONCE(tk_key_held), READ_ONCE(tk_ready), calls, handovers);
 }

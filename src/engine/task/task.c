@@ -82,7 +82,8 @@ bool tk_ready;				/* protect() may add records */
 atomic_long_t tk_n_protected, tk_n_exited, tk_n_exec_dropped, tk_n_proactive;
 atomic_long_t tk_n_by_why[SLD_WHY_HV + 1];	/* protections per rule */
 atomic_long_t tk_n_detached, tk_n_refused_off, tk_n_refused_full;
-atomic_long_t tk_n_refused_cap, tk_n_refused_growing;
+atomic_long_t tk_n_refused_cap, tk_n_refused_growing, tk_n_refused_nomem;
+atomic_long_t tk_n_refused_admin;
 
 const char *const tk_why_names[] = {
 	[SLD_WHY_NONE] = "released", [SLD_WHY_COMM] = "exempt-comm",
@@ -151,35 +152,12 @@ static void count_protection(enum sld_why why)
 	atomic_long_inc(&tk_n_by_why[why]);
 }
 
-static int refuse(enum refusal r)
-{
-	switch (r) {
-	case REFUSE_CAP:
-		atomic_long_inc(&tk_n_refused_cap);
-		break;
-	case REFUSE_GROWING:
-		atomic_long_inc(&tk_n_refused_growing);
-		break;
-	default:
-		atomic_long_inc(&tk_n_refused_full);
-		break;
-	}
-	return -ENOSPC;
-}
-
-/*
- * The kernel log names each task when it is first protected, and on
- * whose behalf: a task that never traps again (a protected vCPU) would
- * otherwise never appear there. Rate-limited: a VM start protects one
- * task per vCPU at once.
- */
+/* The kind of rule a task was protected (or refused) under, for dmesg. */
 static const char *const rule_knobs[] = {
 	[SLD_WHY_COMM] = "exempt_comm rule", [SLD_WHY_PATH] = "exempt_path rule",
 	[SLD_WHY_CGROUP] = "exempt_cgroup rule", [SLD_WHY_RUN] = "sldctl run",
 	[SLD_WHY_HV] = "hypervisor module",
 };
-static DEFINE_RATELIMIT_STATE(say_rs, DEFAULT_RATELIMIT_INTERVAL,
-			      DEFAULT_RATELIMIT_BURST);
 
 /*
  * Bytes of a run's rule dmesg shows, escaped: it is the name of a user's
@@ -190,37 +168,125 @@ static DEFINE_RATELIMIT_STATE(say_rs, DEFAULT_RATELIMIT_INTERVAL,
  */
 #define RULE_SHOWN	96
 
-static void say_protected(const struct sld_owner *o, const char *rule)
+struct rule_text {
+	char s[SLD_ESC_SIZE(RULE_SHOWN) + 3];
+};
+
+/* o's rule (NULL: a hypervisor, its module's name) as dmesg shows it. */
+static const char *rule_text(struct rule_text *out, const struct sld_owner *o,
+			     const char *rule)
 {
-	char comm[COMM_ESC_LEN], r[SLD_ESC_SIZE(RULE_SHOWN)];
 	const char *s = rule ? rule : o->name;
 	size_t took = strlen(s);
+
+	if (o->why != SLD_WHY_RUN)
+		return s;
+	took = sld_esc(out->s, sizeof(out->s) - 3, s, RULE_SHOWN, 0);
+	if (s[took])
+		strcat(out->s, "...");
+	return out->s;
+}
+
+/*
+ * The kernel log names each task when it is first protected, and on
+ * whose behalf: a task that never traps again (a protected vCPU) would
+ * otherwise never appear there. Rate-limited: a VM start protects one
+ * task per vCPU at once.
+ */
+static DEFINE_RATELIMIT_STATE(say_rs, DEFAULT_RATELIMIT_INTERVAL,
+			      DEFAULT_RATELIMIT_BURST);
+
+static void say_protected(const struct sld_owner *o, const char *rule)
+{
+	char comm[COMM_ESC_LEN];
+	struct rule_text r;
 
 	if (!__ratelimit(&say_rs))
 		return;
 	sld_comm_escape(comm, current->comm);
-	if (o->why == SLD_WHY_RUN)
-		took = sld_esc(r, sizeof(r), s, RULE_SHOWN, 0);
-	pr_info("protecting %s[%d]: %s %s%s\n", comm, task_pid_nr(current),
-		rule_knobs[o->why], o->why == SLD_WHY_RUN ? r : s,
-		s[took] ? "..." : "");
+	pr_info("protecting %s[%d]: %s %s\n", comm, task_pid_nr(current),
+		rule_knobs[o->why], rule_text(&r, o, rule));
+}
+
+/*
+ * A refusal is logged with its reason and rule once per reason and class
+ * (the admin's rules, the others) until a task of that class is
+ * protected again, and rate-limited beside: a refused task asks again at
+ * each split lock and rename. Under a rule only root can satisfy it is
+ * an error (sldctl doctor says what to change).
+ */
+static const char *const refusal_why[] = {
+	[REFUSE_FULL] = "max_tasks reached (for an exempt task, its exempt share)",
+	[REFUSE_CAP] = "its uid's tasks_per_uid reached",
+	[REFUSE_GROWING] = "no free record yet: the pool is growing",
+	[REFUSE_NOMEM] = "no free record: the pool could not grow (out of memory)",
+};
+static unsigned long refusal_said[2];	/* a bit per reason, per class */
+static DEFINE_RATELIMIT_STATE(refuse_rs, DEFAULT_RATELIMIT_INTERVAL,
+			      DEFAULT_RATELIMIT_BURST);
+
+static void say_refused(enum refusal why, const struct sld_owner *o,
+			const char *rule, bool admin)
+{
+	char comm[COMM_ESC_LEN], line[256];
+	struct rule_text r;
+
+	if (test_and_set_bit(why, &refusal_said[admin]) ||
+	    !__ratelimit(&refuse_rs))
+		return;
+	sld_comm_escape(comm, current->comm);
+	snprintf(line, sizeof(line), "not protecting %s[%d] (uid %u) under %s %s%s: %s",
+		 comm, task_pid_nr(current),
+		 from_kuid(&init_user_ns, current_uid()), rule_knobs[o->why],
+		 rule_text(&r, o, rule),
+		 admin ? ", which only root can satisfy" : "", refusal_why[why]);
+	if (admin)
+		pr_err("%s\n", line);
+	else
+		pr_warn("%s\n", line);
+}
+
+/* A task of the class was protected: its next refusal is logged again. */
+static void refusals_over(bool admin)
+{
+	if (READ_ONCE(refusal_said[admin]))
+		WRITE_ONCE(refusal_said[admin], 0);
+}
+
+static int refuse(enum refusal why, const struct sld_owner *o,
+		  const char *rule, bool admin)
+{
+	static atomic_long_t *const counter[] = {
+		[REFUSE_FULL] = &tk_n_refused_full,
+		[REFUSE_CAP] = &tk_n_refused_cap,
+		[REFUSE_GROWING] = &tk_n_refused_growing,
+		[REFUSE_NOMEM] = &tk_n_refused_nomem,
+	};
+
+	say_refused(why, o, rule, admin);
+	atomic_long_inc(counter[why]);
+	if (admin)
+		atomic_long_inc(&tk_n_refused_admin);
+	return -ENOSPC;
 }
 
 /*
  * A released record protects its task again (current, preemption off).
  * It keeps its place in the pool: a hypervisor record stays in the
  * reserve's count (and in tk_uids_hv) even when it comes back as an exempt
- * one. 0, or -ENOSPC: for a hypervisor, over its uid's cap.
+ * one, an admin record stays one (pool.c). 0, or -ENOSPC: for a
+ * hypervisor, over its uid's cap.
  */
-static int revive(struct sld_task *t, enum sld_why why,
-		  struct sld_owner *hv)
+static int revive(struct sld_task *t, struct sld_owner *o)
 {
+	enum sld_why why = o->why;
+	struct sld_owner *hv = why == SLD_WHY_HV ? o : NULL;
 	unsigned long flags;
 
 	WRITE_ONCE(t->since, ktime_get_boottime_seconds());
 	if (hv) {
 		if (!become_hv(t, hv))
-			return refuse(REFUSE_CAP);
+			return refuse(REFUSE_CAP, o, NULL, false);
 	} else {
 		/*
 		 * Forget a hypervisor it was released from: that slot may
@@ -245,7 +311,7 @@ static int revive(struct sld_task *t, enum sld_why why,
  * protected already becomes a hypervisor's if o is one; otherwise it
  * keeps the owner it has.
  */
-static int protect(struct sld_owner *o, const char *rule)
+static int protect(struct sld_owner *o, const char *rule, bool admin)
 {
 	enum sld_why why = o->why;
 	struct sld_owner *hv = why == SLD_WHY_HV ? o : NULL;
@@ -258,7 +324,7 @@ static int protect(struct sld_owner *o, const char *rule)
 	}
 	t = tk_find_current();
 	if (t && READ_ONCE(t->why) == SLD_WHY_NONE)
-		return revive(t, why, hv);
+		return revive(t, o);
 	if (t) {
 		/*
 		 * Over its uid's cap it stays protected as it was. A release
@@ -271,9 +337,10 @@ static int protect(struct sld_owner *o, const char *rule)
 			tk_start_running(t);
 		return 0;
 	}
-	t = tk_pool_get(why, hv, &refused);
+	t = tk_pool_get(why, hv, admin, &refused);
 	if (!t)
-		return refuse(refused);
+		return refuse(refused, o, rule, admin);
+	refusals_over(admin);
 	get_task_struct(current);
 	t->task = current;
 	t->pid = task_pid_nr(current);
@@ -292,9 +359,10 @@ static int protect(struct sld_owner *o, const char *rule)
 	return 0;
 }
 
-int sld_task_protect_as(struct sld_owner *o, const char *rule, bool ahead)
+int sld_task_protect_as(struct sld_owner *o, const char *rule, bool ahead,
+			bool admin)
 {
-	int err = protect(o, rule);
+	int err = protect(o, rule, admin);
 
 	if (!err && ahead)
 		atomic_long_inc(&tk_n_proactive);
@@ -303,7 +371,7 @@ int sld_task_protect_as(struct sld_owner *o, const char *rule, bool ahead)
 
 int sld_task_protect(struct sld_owner *o)
 {
-	return protect(o, NULL);
+	return protect(o, NULL, false);
 }
 
 static void key_work_fn(struct work_struct *work)

@@ -40,9 +40,12 @@ void sld_task_refresh(void);
  * current, preemption off (probe handlers). 0: protected, already or now.
  * A task's first protection is logged (rate-limited) with rule, the
  * exemption rule that matched (NULL: a hypervisor owner, named by its
- * module); ahead: before any split lock (exempt_proactive), counted so.
+ * module); ahead: before any split lock (exempt_proactive), counted so;
+ * admin: only root can have made the task match the rule (pool.c: its
+ * record is bounded by memory, not by max_tasks or tasks_per_uid).
  */
-int sld_task_protect_as(struct sld_owner *o, const char *rule, bool ahead);
+int sld_task_protect_as(struct sld_owner *o, const char *rule, bool ahead,
+			bool admin);
 int sld_task_protect(struct sld_owner *o);	/* rule NULL, not ahead */
 bool sld_task_protected(void);
 void sld_task_ac(bool guest);		/* a protected task's split lock */

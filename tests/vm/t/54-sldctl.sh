@@ -98,7 +98,7 @@ for f in "$S"/*; do
 	hooks) re="^  $v$" ;;
 	degraded) re="^degraded: $v$" ;;
 	ac) re="^#AC handled: $(ac ac_user_handled) user, $(ac ac_guest_handled) guest$" ;;
-	tasks) re="^protected tasks: 0 \\(hypervisor 0, comm 0, path 0, cgroup 0, sldctl run 0\\)$" ;;
+	tasks) re="^protected tasks: 0 \\(hypervisor 0, comm 0, path 0, cgroup 0, sldctl run 0\\); pool [0-9]+ KiB$" ;;
 	in_use) re="^sld_compat in use: no: " ;;
 	hypervisors) re="^hypervisors: none loaded$" ;;
 	vendor) re="^  vendor API: brackets refused $(grep '^bracket_refused ' "$f" | cut -d' ' -f2), " ;;
