@@ -33,6 +33,13 @@
  *   sldcpu wrmsrs CPU debugctl
  *       the same for IA32_DEBUGCTL (tests/qemu/0006: MSR 0x400001d9),
  *       counted where the CPU offers bus-lock detection
+ *   sldcpu vm THREADS N GAP_US HOLD_MS
+ *       a VM's QEMU as a host runs it, THREADS tasks in all: the main
+ *       thread starts THREADS - 2 idle workers (blocked), then a "vCPU"
+ *       thread doing N split locks GAP_US apart on its CPU (spin); all
+ *       stay HOLD_MS more, then end; prints
+ *       "threads=T locks=N slow=S counter=C" (T: tasks that ran, the
+ *       main thread's included; S as for time)
  *   sldcpu step single|block LOOPS
  *       ptrace a child on this CPU through LOOPS rounds of a loop of 9
  *       instructions (7 nops, dec, a taken jnz but the last) with
@@ -43,6 +50,7 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -151,6 +159,73 @@ static int do_time(int n, const char *how, long gap_us, int busy)
 	       n, (unsigned long long)(sum / n / 1000),
 	       (unsigned long long)(sum / n),
 	       (unsigned long long)(max / 1000), slow, *p);
+	return 0;
+}
+
+struct vcpu_run {
+	int n;
+	long gap_us, hold_ms;
+	int slow;
+	uint32_t counter;
+};
+
+static void *vcpu_thread(void *arg)
+{
+	struct vcpu_run *r = arg;
+	uint32_t *p = target("split");
+	uint64_t t;
+	int i;
+
+	*p = 0;
+	for (i = 0; i < r->n; i++) {
+		spin_us(r->gap_us);
+		t = now_ns();
+		asm volatile("lock addl $1, %0" : "+m"(*p));
+		if (now_ns() - t >= SLOW_NS)
+			r->slow++;
+	}
+	r->counter = *p;
+	usleep(r->hold_ms * 1000);	/* alive beside the workers */
+	return NULL;
+}
+
+static int stop_fd = -1;	/* the workers block reading it */
+
+static void *idle_thread(void *arg)
+{
+	char c;
+
+	(void)arg;
+	return read(stop_fd, &c, 1) < 0 ? arg : NULL;
+}
+
+static int do_vm(int threads, int n, long gap_us, long hold_ms)
+{
+	struct vcpu_run r = { .n = n, .gap_us = gap_us, .hold_ms = hold_ms };
+	pthread_t *tid = calloc(threads > 1 ? threads : 1, sizeof(*tid));
+	int pipefd[2], started = 0, idle, i;
+	pthread_attr_t small;
+
+	if (threads < 2 || n < 1 || !tid || pipe(pipefd))
+		return usage();
+	stop_fd = pipefd[0];
+	/* Hundreds of these at once in a small VM: small stacks. */
+	pthread_attr_init(&small);
+	pthread_attr_setstacksize(&small, 64 * 1024);
+	for (i = 0; i < threads - 2; i++)
+		if (!pthread_create(&tid[started], &small, idle_thread, NULL))
+			started++;
+	idle = started;
+	if (!pthread_create(&tid[started], &small, vcpu_thread, &r)) {
+		started++;
+		pthread_join(tid[idle], NULL);
+	}
+	close(pipefd[1]);	/* every worker's read returns 0 */
+	for (i = 0; i < idle; i++)
+		pthread_join(tid[i], NULL);
+	printf("threads=%d locks=%d slow=%d counter=%u\n", started + 1, n, r.slow,
+	       r.counter);
+	free(tid);
 	return 0;
 }
 
@@ -360,6 +435,9 @@ int main(int argc, char **argv)
 		return do_wrmsrs(argv[2], MSR_TEST_CTRL_WRITES);
 	if (argc == 4 && !strcmp(argv[1], "wrmsrs") && !strcmp(argv[3], "debugctl"))
 		return do_wrmsrs(argv[2], MSR_DEBUGCTL_WRITES);
+	if (argc == 6 && !strcmp(argv[1], "vm"))
+		return do_vm(atoi(argv[2]), atoi(argv[3]), atol(argv[4]),
+			     atol(argv[5]));
 	if (argc == 4 && !strcmp(argv[1], "step"))
 		return do_step(argv[2], atoi(argv[3]));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "msr"))
