@@ -311,23 +311,31 @@ static bool cgroup_below(struct cgroup *cg, const char *rule)
 }
 
 /*
- * Only root put tasks into cg: it and every cgroup above it are root's
- * directories that nobody else may write. A user can make cgroups only
- * in a directory they may write (their own, or one root delegated to
- * them, as systemd's Delegate= does by chown) and move tasks only between
- * cgroups below one whose cgroup.procs they may write: so a user's
- * cgroup, named however they like, always has a user's directory above
- * it or is one. The pool counts a task in such a cgroup as the admin's.
+ * Only root put tasks into cg, and no user's login: it and every cgroup
+ * above it are root's directories that nobody else may write, and it is
+ * not below /user.slice. A user can make cgroups only in a directory they
+ * may write (their own, or one root delegated to them, as systemd's
+ * Delegate= does by chown) and move tasks only between cgroups below one
+ * whose cgroup.procs they may write: so a user's cgroup, named however
+ * they like, always has a user's directory above it or is one. Login
+ * sessions are root's scopes (logind's, below /user.slice) in which any
+ * user who logs in runs what they like: a rule naming them is one a user
+ * satisfies alone. The pool counts a task in any other root-only cgroup
+ * as the admin's.
  */
 static bool cgroup_root_only(struct cgroup *cg)
 {
+	const char *top = NULL;
 	kuid_t uid;
 
-	for (; cg && cg->kn; cg = cgroup_parent(cg))
+	for (; cg && cg->kn; cg = cgroup_parent(cg)) {
 		if (!sld_kernfs_owner_rcu(cg->kn, &uid) ||
 		    !uid_eq(uid, GLOBAL_ROOT_UID) || (cg->kn->mode & 0022))
 			return false;
-	return true;
+		if (cg->level == 1)
+			top = sld_kernfs_name_rcu(cg->kn);
+	}
+	return !top || strcmp(top, "user.slice");
 }
 
 static const char *cgroup_match(struct task_struct *t, bool *admin)
@@ -351,21 +359,32 @@ static const char *cgroup_match(struct task_struct *t, bool *admin)
 /*
  * Which rule kind exempts t and by which rule (*rule); *admin: only root
  * can have made t match it (the pool's admin class: README, trust
- * model). rcu_read_lock.
+ * model). A match only root can make wins over one anyone can (a vCPU
+ * named by an exempt_comm rule as well as in root's scope is the
+ * admin's); else comm, path, cgroup, run, in that order. rcu_read_lock.
  */
 static struct sld_owner *match(struct task_struct *t, const char **rule,
 			       bool *admin)
 {
+	const char *comm = comm_match(t), *path, *cg;
+	bool path_admin = false, cg_admin = false;
+	struct sld_owner *o = NULL;
+
+	path = path_match(t, &path_admin);
+	cg = cgroup_match(t, &cg_admin);
+	*admin = true;
+	if (path && path_admin)
+		o = &owner_path;
+	else if (cg && cg_admin)
+		o = &owner_cgroup;
+	if (o) {
+		*rule = o == &owner_path ? path : cg;
+		return o;
+	}
 	*admin = false;
-	*rule = comm_match(t);
+	*rule = comm ?: path ?: cg;
 	if (*rule)
-		return &owner_comm;
-	*rule = path_match(t, admin);
-	if (*rule)
-		return &owner_path;
-	*rule = cgroup_match(t, admin);
-	if (*rule)
-		return &owner_cgroup;
+		return comm ? &owner_comm : path ? &owner_path : &owner_cgroup;
 	*rule = sld_run_match(t);
 	return *rule ? &owner_run : NULL;
 }

@@ -187,12 +187,12 @@ static void refusal_findings(const struct facts *x, struct findings *f)
 	if (admin)
 		doc_add(f, "tasks-refused-admin", DOC_ERROR,
 			"journalctl -k -g 'not protecting'",
-			"%lu task(s) under rules only root can satisfy were refused protection since load (no memory for the task pool: %lu, started faster than it grew: %lu) and paid the kernel's split-lock penalty until their next split lock or rename found a record. The kernel log names the first; give the host memory, or start fewer guests at once.",
+			"%lu refusal(s) of protection since load for tasks under rules only root can satisfy (of all refusals: %lu for no memory for the task pool, %lu for tasks started faster than it grew): such a task pays the kernel's split-lock penalty until a later split lock or rename finds a record. The kernel log names the first of each reason; give the host memory, or start fewer guests at once.",
 			admin, ac_count(ac, "tasks_refused_nomem"),
 			ac_count(ac, "tasks_refused_growing"));
 	if (full + cap)
 		doc_add(f, "tasks-refused-bounds", DOC_WARNING, NULL,
-			"%lu task(s) were refused protection for max_tasks and %lu for tasks_per_uid, the bounds of rules a user can satisfy alone (exempt_comm, run_allow, exempt_path of a file others may execute, hypervisor devices). If they are the admin's own guests, give them a rule only root can satisfy (an exempt_cgroup of root's cgroups: README, trust model), or raise the bound (sldctl policy set max_tasks N --persist).",
+			"%lu refusal(s) of protection since load for max_tasks and %lu for tasks_per_uid, the bounds of rules a user can satisfy alone (exempt_comm, run_allow, exempt_path of a file others may execute, hypervisor devices). If they are the admin's own guests, give them a rule only root can satisfy (an exempt_cgroup of root's cgroups: README, trust model), or raise the bound (sldctl policy set max_tasks N --persist).",
 			full, cap);
 	free(ac);
 }

@@ -45,8 +45,12 @@
  * tasks_per_uid counts it, up to ADMIN_LIMIT of them (TASKS_LIMIT, the
  * same hard bound as max_tasks', where the records' memory, not a
  * policy, is the limit: docs/performance.md). Every other record is
- * bounded by max_tasks as below, so no user's tasks can take one an
- * admin rule needs: the pool grows for both.
+ * bounded by max_tasks as below, and the last ADMIN_RESERVE free records
+ * are the admin's alone: users' tasks started faster than the pool grows
+ * cannot leave a guest's vCPU without one. The pool grows for both. A
+ * record keeps the class it was taken in for its task's life (exec, a
+ * move to another cgroup, a release and a new protection): one record
+ * per task, whatever it matches later.
  *
  * Who may take any other record (admit()): an unprivileged user can obtain an
  * exemption by itself (exempt_comm, see README's trust model), and a user
@@ -77,6 +81,7 @@
  */
 #define TASKS_LIMIT	((unsigned int)SLD_TASKS_LIMIT)	/* knobs_table.h */
 #define ADMIN_LIMIT	TASKS_LIMIT
+#define ADMIN_RESERVE	(CHUNK / 4)	/* below low_water()'s least */
 #define MAX_CHUNKS	((TASKS_LIMIT + ADMIN_LIMIT) / CHUNK)
 #define UID_BITS	10
 #define UID_SLOTS	(1U << UID_BITS)
@@ -203,10 +208,13 @@ static struct uid_table *uid_table(bool hv)
 	return hv ? &tk_uids_hv : &tk_uids_exempt;
 }
 
-/* tk_pool_lock held: a free record, or why there is none. */
-static enum refusal free_record(void)
+/*
+ * tk_pool_lock held: a free record (more than the admin's reserve unless
+ * admin), or why there is none.
+ */
+static enum refusal free_record(bool admin)
 {
-	if (tk_free_list)
+	if (tk_nfree > (admin ? 0 : ADMIN_RESERVE))
 		return ADMIT;
 	return READ_ONCE(grow_failing) ? REFUSE_NOMEM : REFUSE_GROWING;
 }
@@ -223,7 +231,7 @@ static enum refusal admit(bool hv, bool admin, kuid_t uid,
 
 	*slot = NULL;
 	if (admin)
-		return tk_nadmin < ADMIN_LIMIT ? free_record() : REFUSE_FULL;
+		return tk_nadmin < ADMIN_LIMIT ? free_record(true) : REFUSE_FULL;
 	if (nlive - tk_nadmin >= max)
 		return REFUSE_FULL;
 	if (!hv && tk_nexempt >= max - max / 4)
@@ -233,7 +241,7 @@ static enum refusal admit(bool hv, bool admin, kuid_t uid,
 		if (*slot ? (*slot)->n >= tk_per_uid() : !hv)
 			return REFUSE_CAP;
 	}
-	return free_record();
+	return free_record(false);
 }
 
 static void grow_fn(struct work_struct *work);
@@ -280,7 +288,7 @@ static void add_chunk(struct sld_task *c)
 	smp_store_release(&tk_nchunks, tk_nchunks + 1);
 }
 
-/* Sleepable: allocate chunks until LOW_WATER records are free again. */
+/* Sleepable: allocate chunks until low_water() records are free again. */
 int tk_grow(void)
 {
 	unsigned long flags;
@@ -291,8 +299,11 @@ int tk_grow(void)
 		raw_spin_lock_irqsave(&tk_pool_lock, flags);
 		want = want_chunk();
 		raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
-		if (!want)
+		if (!want) {
+			/* Enough free: a refusal now is a burst, not memory. */
+			WRITE_ONCE(grow_failing, false);
 			return 0;
+		}
 		c = tk_chunk_alloc();
 		WRITE_ONCE(grow_failing, !c);
 		if (!c) {

@@ -211,12 +211,13 @@ static void say_protected(const struct sld_owner *o, const char *rule)
 /*
  * A refusal is logged with its reason and rule once per reason and class
  * (the admin's rules, the others) until a task of that class is
- * protected again, and rate-limited beside: a refused task asks again at
- * each split lock and rename. Under a rule only root can satisfy it is
- * an error (sldctl doctor says what to change).
+ * protected again, within the rate limit (one left unsaid for it is said
+ * at the next): a refused task asks again at each split lock and rename.
+ * Under a rule only root can satisfy it is an error (sldctl doctor says
+ * what to change).
  */
 static const char *const refusal_why[] = {
-	[REFUSE_FULL] = "max_tasks reached (for an exempt task, its exempt share)",
+	[REFUSE_FULL] = "the pool's bound reached (max_tasks or its exempt share; under a rule only root can satisfy, 262144 records)",
 	[REFUSE_CAP] = "its uid's tasks_per_uid reached",
 	[REFUSE_GROWING] = "no free record yet: the pool is growing",
 	[REFUSE_NOMEM] = "no free record: the pool could not grow (out of memory)",
@@ -225,25 +226,28 @@ static unsigned long refusal_said[2];	/* a bit per reason, per class */
 static DEFINE_RATELIMIT_STATE(refuse_rs, DEFAULT_RATELIMIT_INTERVAL,
 			      DEFAULT_RATELIMIT_BURST);
 
-static void say_refused(enum refusal why, const struct sld_owner *o,
-			const char *rule, bool admin)
+/* noinline: its buffers stay out of protect()'s frame (probe handlers). */
+static noinline void say_refused(enum refusal why, const struct sld_owner *o,
+				 const char *rule, bool admin)
 {
-	char comm[COMM_ESC_LEN], line[256];
+	char comm[COMM_ESC_LEN];
 	struct rule_text r;
 
-	if (test_and_set_bit(why, &refusal_said[admin]) ||
-	    !__ratelimit(&refuse_rs))
+	/* Said already, or said too often now: this one is left unsaid. */
+	if (test_bit(why, &refusal_said[admin]) || !__ratelimit(&refuse_rs) ||
+	    test_and_set_bit(why, &refusal_said[admin]))
 		return;
 	sld_comm_escape(comm, current->comm);
-	snprintf(line, sizeof(line), "not protecting %s[%d] (uid %u) under %s %s%s: %s",
-		 comm, task_pid_nr(current),
-		 from_kuid(&init_user_ns, current_uid()), rule_knobs[o->why],
-		 rule_text(&r, o, rule),
-		 admin ? ", which only root can satisfy" : "", refusal_why[why]);
 	if (admin)
-		pr_err("%s\n", line);
+		pr_err("not protecting %s[%d] (uid %u): %s, under %s %s, which only root can satisfy\n",
+		       comm, task_pid_nr(current),
+		       from_kuid(&init_user_ns, current_uid()), refusal_why[why],
+		       rule_knobs[o->why], rule_text(&r, o, rule));
 	else
-		pr_warn("%s\n", line);
+		pr_warn("not protecting %s[%d] (uid %u): %s, under %s %s\n",
+			comm, task_pid_nr(current),
+			from_kuid(&init_user_ns, current_uid()), refusal_why[why],
+			rule_knobs[o->why], rule_text(&r, o, rule));
 }
 
 /* A task of the class was protected: its next refusal is logged again. */

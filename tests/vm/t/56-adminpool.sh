@@ -7,7 +7,9 @@
 # the guest running as libvirt-qemu or root), an exempt_path of a file
 # only root may execute. A user's cgroup (one root delegated to them, as
 # systemd's Delegate= does, and those they make in it, named like root's)
-# is bounded per uid. The bounds here are tiny (max_tasks 16, so an
+# is bounded per uid, as is a cgroup root made below a user's, a root's
+# cgroup anyone may write, and any below /user.slice (logind puts login
+# sessions there, in root's scopes). The bounds here are tiny (max_tasks 16, so an
 # exempt share of 12, tasks_per_uid 2) so that VM-like processes cross
 # them: sldcpu vm starts idle workers, then a split-locking "vCPU". A
 # refused task asks again at each split lock, so refusals are counted as
@@ -21,7 +23,8 @@ CG=/sys/fs/cgroup
 mkdir -p $CG
 mount -t cgroup2 none $CG 2>/dev/null
 V=$CG/sldvm.slice
-for d in $V/deleg.scope/vm-9.scope $V/deleg.scope "$V"/vm-*.scope $V; do
+for d in $V/deleg.scope/vm-9.scope $V/deleg.scope/rootmade.scope $V/deleg.scope \
+	"$V"/vm-*.scope $V/open.scope $V $CG/user.slice/sldfake.scope; do
 	[ -d "$d" ] && rmdir "$d"
 done
 
@@ -42,13 +45,30 @@ in_cg() {
 	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG$_cg" "$@"
 }
 # vms N UID THREADS: N VM-like processes of THREADS threads as UID, one
-# per root's scope vm-I, alive at once (each holds 3 s after its vCPU's
-# 20 split locks); their output in /tmp/vm-I.out.
+# per root's scope vm-I, alive until /tmp/vms.stop; their output in
+# /tmp/vm-I.out. vms_end: stop them.
 vms() {
+	rm -f /tmp/vms.stop
 	for _i in $(seq "$1"); do
 		in_cg "/sldvm.slice/vm-$_i.scope" sldtest asuser "$2" \
-			sldcpu vm "$3" 20 2000 3000 > "/tmp/vm-$_i.out" &
+			sldcpu vm "$3" 20 2000 @/tmp/vms.stop > "/tmp/vm-$_i.out" &
 	done
+}
+vms_end() { touch /tmp/vms.stop; wait; }
+# user_vm UID DIR: a VM-like process of 8 tasks as UID, started outside
+# and moved into cgroup DIR by root (as systemd starts a unit), where it
+# execs; its tasks there with records, counted once all 8 run (sldcpu
+# lines of the tasks file), then it ends. /tmp/user.out: its output.
+user_vm() {
+	rm -f /tmp/vms.stop
+	sldtest asuser "$1" sh -c "until grep -q '${2#"$CG"}\$' /proc/\$\$/cgroup; do usleep 10000; done
+		exec sldcpu vm 8 20 2000 @/tmp/vms.stop" > /tmp/user.out &
+	_p=$!
+	echo $_p > "$2/cgroup.procs"
+	wait_for 100 '[ "$(ls /proc/$_p/task 2> /dev/null | wc -l)" = 8 ]'
+	sleep 0.5
+	grep -c ' sldcpu why=exempt-cgroup ' $S/tasks
+	vms_end
 }
 # vms_ok N THREADS: how many did not run all their tasks and locks. A
 # lock's time ("slow", shown) is no proof here: six spinning vCPUs on two
@@ -72,7 +92,7 @@ r0=$(ac tasks_refused) a0=$(ac tasks_admin) p0=$(passed)
 vms 6 $QEMU 8
 wait_for 100 '[ "$(ac tasks_admin)" -ge $((a0 + 48)) ]'
 is "$(ac tasks_admin)" $((a0 + 48)) "6 VMs of 8 tasks as uid $QEMU in root's scopes: 48 admin records at once"
-wait
+vms_end
 vms_show 6
 is "$(vms_ok 6 8)" 0 "the 6 VMs ran all their tasks and locks"
 is "$(passed)" "$p0" "every vCPU relieved from its start: none of its #ACs went to the kernel"
@@ -107,11 +127,35 @@ is "$n" 2 "its uid's cap: 2 of them protected"
 run "the other 6 refused, over tasks_per_uid ($(($(ac tasks_refused_cap) - rc)) refusals)" \
 	[ $(($(ac tasks_refused_cap) - rc)) -ge 6 ]
 is "$(ac tasks_refused_admin)" "$ra" "none of them counted as the admin's"
-is "$(new_dmesg | grep -c "not protecting .* (uid $USR) under exempt_cgroup rule /sldvm.slice: its uid's tasks_per_uid reached")" 1 \
+is "$(new_dmesg | grep -c "not protecting sldcpu\[[0-9]*\] (uid $USR): its uid's tasks_per_uid reached, under exempt_cgroup rule /sldvm.slice\$")" 1 \
 	"the refusal logged once, with the uid, the rule and the reason"
-like "$(sldctl doctor 2>&1)" "0 task\\(s\\) were refused protection for max_tasks and [0-9]+ for tasks_per_uid" \
+like "$(sldctl doctor 2>&1)" "0 refusal\\(s\\) of protection since load for max_tasks and [0-9]+ for tasks_per_uid" \
 	"sldctl doctor warns of the bounded refusals"
-rmdir $V/deleg.scope/vm-9.scope $V/deleg.scope
+rmdir $V/deleg.scope/vm-9.scope
+
+# ---- more cgroups that are not root's alone: bounded per uid too -----------
+mkdir $V/deleg.scope/rootmade.scope
+is "$(user_vm $QEMU $V/deleg.scope/rootmade.scope)" 2 \
+	"a cgroup root made below a user's: uid $QEMU's VM gets 2 records (its cap)"
+rmdir $V/deleg.scope/rootmade.scope $V/deleg.scope
+mkdir $V/open.scope
+chmod 0777 $V/open.scope
+is "$(user_vm $QEMU $V/open.scope)" 2 "a root's cgroup anyone may write (0777): 2 records"
+rmdir $V/open.scope
+mkdir -p $CG/user.slice/sldfake.scope
+is "$(knob_w exempt_cgroup /sldvm.slice,/user.slice/sldfake.scope)" OK "a rule naming a root's scope below /user.slice"
+is "$(user_vm $QEMU $CG/user.slice/sldfake.scope)" 2 "below /user.slice (login sessions): 2 records"
+is "$(knob_w exempt_cgroup /sldvm.slice)" OK "exempt_cgroup /sldvm.slice again"
+rmdir $CG/user.slice/sldfake.scope
+rmdir $CG/user.slice 2>/dev/null
+mkdir $V/ctl.scope
+is "$(user_vm $QEMU $V/ctl.scope)" 8 "the control: root's own scope, the same VM gets all 8"
+# An exempt_comm rule anyone can satisfy matches the same tasks: the
+# match only root can make still wins (else: 2, the uid's cap).
+is "$(knob_w exempt_comm sldcpu)" OK "exempt_comm sldcpu beside the cgroup rule"
+is "$(user_vm $QEMU $V/ctl.scope)" 8 "root's scope and a comm rule: still all 8 (the admin's match wins)"
+is "$(knob_w exempt_comm -)" OK "exempt_comm cleared"
+rmdir $V/ctl.scope
 
 # ---- users' tasks fill their share: the admin's guests keep theirs ---------
 is "$(knob_w exempt_comm sldpark)" OK "exempt_comm sldpark (a name anyone can take)"
@@ -129,7 +173,7 @@ vms 6 $QEMU 8
 wait_for 100 '[ "$(ac tasks_admin)" -ge $((a0 + 48)) ]'
 is "$(ac tasks_admin)" $((a0 + 48)) "the admin's 6 VMs still get all 48 records beside them"
 echo > /tmp/keep
-wait
+vms_end
 vms_show 6
 is "$(vms_ok 6 8)" 0 "the 6 VMs ran all their tasks and locks"
 is "$(passed)" "$p0" "none of their #ACs went to the kernel"
