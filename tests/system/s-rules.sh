@@ -6,8 +6,9 @@
 # conf.d/libvirt-qemu.conf.example conf.d/libvirt-qemu.conf`): its rule
 # relieves a task in a libvirt-named scope below machine.slice, not one in
 # a podman-like scope there; then the Proxmox VE example (issue #42 item
-# 6) for a stand-in VM started as qemu-server starts one. Guest part
-# first, host part after the marker.
+# 6) for a stand-in VM started as qemu-server starts one; then issue #38
+# item 2, a host full of VMs (scale_part). Guest part first, host part
+# after the marker.
 
 # first_protected COMM WHY: the kernel's one line for COMM's first
 # protection names WHY (the rule or the hypervisor module).
@@ -92,15 +93,82 @@ boot1() {
 		test "$(field "$out" per_lock_us)" -lt 1000
 	like "$out" 'counter=5$' "pve: ... its 5 split locks completed"
 	is "$(jk | grep -c 'sldcpu/[0-9]* took a split_lock trap')" "$n" "pve: ... and no trap of it"
+	scale_part
 	rm -f /etc/sld-compat/conf.d/proxmox-ve.conf
 	run "pve: sldctl apply without it" sldctl apply
 	no_failed_units "a+b+c: at the end"
 	touch "$V/done"
 }
 
+# scale_vms N UNIT SLICE USER THREADS (%d in UNIT: the VM's number): N VM-like processes of THREADS
+# tasks (idle workers, then a split-locking vCPU: sldcpu vm), each in its
+# own scope as libvirt or qemu-server starts a guest, alive at once until
+# /run/scale.stop; their output in /run/scale/UNIT.out.
+scale_vms() {
+	local i u
+	for i in $(seq "$1"); do
+		u=${2//%d/$((i + 99))}
+		systemd-run -q --slice="$3" --scope --unit="$u" --uid="$4" \
+			sldcpu vm "$5" 20 2000 @/run/scale.stop > "/run/scale/$u.out" 2>&1 &
+	done
+}
+
+# scale_check WHAT N THREADS: start them (scale_vms ARGS...), all alive at
+# once: every vCPU relieved from its start (no #AC to the kernel, no trap
+# line), nothing refused; sldctl status shows the live count and memory.
+scale_check() {
+	local what=$1 n=$2 th=$3 r0 p0 t0 s sec bad=0 f
+	shift 3
+	rm -rf /run/scale /run/scale.stop
+	mkdir /run/scale
+	r0=$(ac tasks_refused) p0=$(passed) t0=$(jk | grep -c 'sldcpu/[0-9]* took a split_lock trap')
+	sec=$SECONDS
+	scale_vms "$n" "$@" "$th"
+	s=0
+	until [ "$(ac tasks_admin)" -ge $((n * th)) ] || [ $s -ge 300 ]; do sleep 1; s=$((s + 1)); done
+	diag "$what: $((n * th)) tasks alive after $((SECONDS - sec)) s; $(sldctl status | grep '^protected tasks')"
+	is "$(ac tasks_admin)" $((n * th)) "$what: $n VMs of $th tasks alive at once, each task an admin record"
+	like "$(sldctl status)" "protected tasks: $((n * th)) .*; pool [0-9]+ KiB" \
+		"$what: sldctl status shows the live count and the pool's memory"
+	touch /run/scale.stop
+	wait
+	for f in /run/scale/*.out; do
+		grep -qx "threads=$th locks=20 slow=[0-9]* counter=20" "$f" ||
+			{ bad=$((bad + 1)); [ $bad -gt 3 ] || diag "$f: $(cat "$f")"; }
+	done
+	is "$bad" 0 "$what: every VM ran its $th tasks and its vCPU's 20 split locks"
+	is "$(passed)" "$p0" "$what: every vCPU relieved from its start (no #AC went to the kernel)"
+	is "$(jk | grep -c 'sldcpu/[0-9]* took a split_lock trap')" "$t0" "$what: no kernel trap line for any"
+	is "$(ac tasks_refused)" "$r0" "$what: nothing refused"
+	s=0
+	until [ "$(ac tasks_live)" = 0 ] || [ $s -ge 120 ]; do sleep 1; s=$((s + 1)); done
+}
+ac() { sed -n "s/^$1 //p" "$S/ac"; }
+passed() { echo $(($(ac ac_user_passed) + $(ac ac_not_protected))); }
+
+# Issue #38 item 2: SYS_SCALE VMs of THREADS tasks (VMSxTHREADS, setup()
+# writes it: make check 20x32, make check-full 200x32), once as libvirt
+# starts them (libvirt-qemu, root's machine.slice scopes, the libvirt
+# example's rule) and once as Proxmox VE does (root, /qemu.slice/ID.scope,
+# the Proxmox example's rule, enabled by the caller).
+scale_part() {
+	local sc n th
+	sc=$(cat /etc/sld-systest-scale)
+	n=${sc%x*} th=${sc#*x}
+	# Both examples' rules at once (the later file's list wins).
+	printf 'exempt_cgroup = %s\n' '/machine.slice/machine-qemu\x2d*.scope,/qemu.slice/*.scope' \
+		> /etc/sld-compat/conf.d/zz-scale.conf
+	run "scale: sldctl apply with both examples' rules" sldctl apply
+	scale_check "scale libvirt" "$n" "$th" 'machine-qemu\x2d%d\x2dvm' machine.slice libvirt-qemu
+	scale_check "scale pve" "$n" "$th" '%d' qemu.slice root
+	rm -f /etc/sld-compat/conf.d/zz-scale.conf
+}
+
 # --- host ---
 # shellcheck disable=SC2154 # $log, $root: system.sh's
 setup() {
+	echo "${SYS_SCALE:-20x32}" > "$root/etc/sld-systest-scale"
+	in_root useradd -r -u 64055 -M -s /usr/sbin/nologin libvirt-qemu >>"$log" 2>&1 &&
 	apt_root install sld-compat-dkms >>"$log" 2>&1 &&
 		cp "$root/etc/sld-compat/conf.d/libvirt-qemu.conf.example" \
 			"$root/etc/sld-compat/conf.d/libvirt-qemu.conf"

@@ -33,13 +33,16 @@
  *   sldcpu wrmsrs CPU debugctl
  *       the same for IA32_DEBUGCTL (tests/qemu/0006: MSR 0x400001d9),
  *       counted where the CPU offers bus-lock detection
- *   sldcpu vm THREADS N GAP_US HOLD_MS
+ *   sldcpu vm THREADS N GAP_US HOLD_MS|@STOPFILE
  *       a VM's QEMU as a host runs it, THREADS tasks in all: the main
  *       thread starts THREADS - 2 idle workers (blocked), then a "vCPU"
  *       thread doing N split locks GAP_US apart on its CPU (spin); all
- *       stay HOLD_MS more, then end; prints
+ *       stay HOLD_MS more (or until STOPFILE exists), then end; prints
  *       "threads=T locks=N slow=S counter=C" (T: tasks that ran, the
  *       main thread's included; S as for time)
+ *   sldcpu churn N
+ *       N threads started and joined one after another, as QEMU's worker
+ *       pool makes and ends them; prints "threads=N ns_per_thread=T"
  *   sldcpu step single|block LOOPS
  *       ptrace a child on this CPU through LOOPS rounds of a loop of 9
  *       instructions (7 nops, dec, a taken jnz but the last) with
@@ -165,6 +168,7 @@ static int do_time(int n, const char *how, long gap_us, int busy)
 struct vcpu_run {
 	int n;
 	long gap_us, hold_ms;
+	const char *stop_file;	/* or NULL: hold_ms */
 	int slow;
 	uint32_t counter;
 };
@@ -185,7 +189,11 @@ static void *vcpu_thread(void *arg)
 			r->slow++;
 	}
 	r->counter = *p;
-	usleep(r->hold_ms * 1000);	/* alive beside the workers */
+	/* Alive beside the workers. */
+	if (!r->stop_file)
+		usleep(r->hold_ms * 1000);
+	while (r->stop_file && access(r->stop_file, F_OK))
+		usleep(50 * 1000);
 	return NULL;
 }
 
@@ -199,9 +207,10 @@ static void *idle_thread(void *arg)
 	return read(stop_fd, &c, 1) < 0 ? arg : NULL;
 }
 
-static int do_vm(int threads, int n, long gap_us, long hold_ms)
+static int do_vm(int threads, int n, long gap_us, const char *hold)
 {
-	struct vcpu_run r = { .n = n, .gap_us = gap_us, .hold_ms = hold_ms };
+	struct vcpu_run r = { .n = n, .gap_us = gap_us, .hold_ms = atol(hold),
+			      .stop_file = hold[0] == '@' ? hold + 1 : NULL };
 	pthread_t *tid = calloc(threads > 1 ? threads : 1, sizeof(*tid));
 	int pipefd[2], started = 0, idle, i;
 	pthread_attr_t small;
@@ -226,6 +235,29 @@ static int do_vm(int threads, int n, long gap_us, long hold_ms)
 	printf("threads=%d locks=%d slow=%d counter=%u\n", started + 1, n, r.slow,
 	       r.counter);
 	free(tid);
+	return 0;
+}
+
+static void *nothing(void *arg)
+{
+	return arg;
+}
+
+static int do_churn(int n)
+{
+	uint64_t t0 = now_ns();
+	pthread_t t;
+	int i;
+
+	if (n < 1)
+		return usage();
+	for (i = 0; i < n; i++) {
+		if (pthread_create(&t, NULL, nothing, NULL))
+			return perror("sldcpu: pthread_create"), 1;
+		pthread_join(t, NULL);
+	}
+	printf("threads=%d ns_per_thread=%llu\n", n,
+	       (unsigned long long)((now_ns() - t0) / n));
 	return 0;
 }
 
@@ -437,7 +469,9 @@ int main(int argc, char **argv)
 		return do_wrmsrs(argv[2], MSR_DEBUGCTL_WRITES);
 	if (argc == 6 && !strcmp(argv[1], "vm"))
 		return do_vm(atoi(argv[2]), atoi(argv[3]), atol(argv[4]),
-			     atol(argv[5]));
+			     argv[5]);
+	if (argc == 3 && !strcmp(argv[1], "churn"))
+		return do_churn(atoi(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "step"))
 		return do_step(argv[2], atoi(argv[3]));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "msr"))
