@@ -1,0 +1,35 @@
+# Thread create+exit in a relieved scope (issue #38 item 3): QEMU's worker
+# pool makes and ends threads all the time, and with exempt_proactive=Y
+# each one in a relieved cgroup takes a record at its start (a probe on
+# schedule_tail) and gives it back at exit. sldcpu churn N, pinned to
+# CPU 0, in
+#   plain     a cgroup no rule names (sld_compat loaded, the rule set)
+#   relieved  a root's cgroup the exempt_cgroup rule names
+# Prints: BENCH churn ROUND CASE NS_PER_THREAD PROTECTIONS (tasks_protected
+# during the run: one per thread in relieved, none in plain)
+# shellcheck source=../../tests/lib/vm.sh
+. /tests/lib.sh
+bench=$(bench_name churn)
+R=${BENCH_ROUNDS:-7}
+N=5000
+CG=/sys/fs/cgroup
+mkdir -p $CG
+mount -t cgroup2 none $CG 2>/dev/null
+mkdir -p $CG/benchplain.slice $CG/benchrelieved.slice
+lsmod | grep -q '^sld_compat ' || load
+echo /benchrelieved.slice > $P/exempt_cgroup
+echo Y > $P/exempt_proactive
+emit() { printf 'BENCH\t%s\t%s\t%s\t%s\t%s\n' "$bench" "$@"; }
+one() {	# one ROUND CASE
+	sleep 1
+	p0=$(ac tasks_protected)
+	# shellcheck disable=SC2016 # $$ is the inner shell's
+	o=$(sh -c 'echo $$ > "$0/cgroup.procs" && exec sldhv oncpu 0 sldcpu churn "$1"' \
+		"$CG/bench$2.slice" $N)
+	emit "$1" "$2" "$(field "$o" ns_per_thread)" $(($(ac tasks_protected) - p0))
+}
+interleave "$R" plain relieved
+echo - > $P/exempt_cgroup
+echo N > $P/exempt_proactive
+unload
+rmdir $CG/benchplain.slice $CG/benchrelieved.slice
