@@ -216,7 +216,9 @@ static enum refusal free_record(bool admin)
 {
 	if (tk_nfree > (admin ? 0 : ADMIN_RESERVE))
 		return ADMIT;
-	return READ_ONCE(grow_failing) ? REFUSE_NOMEM : REFUSE_GROWING;
+	/* A failure is stale once a new attempt is queued. */
+	return READ_ONCE(grow_failing) && !work_pending(&tk_grow_work) ?
+	       REFUSE_NOMEM : REFUSE_GROWING;
 }
 
 /*

@@ -55,19 +55,21 @@ vms() {
 	done
 }
 vms_end() { touch /tmp/vms.stop; wait; }
-# user_vm UID DIR: a VM-like process of 8 tasks as UID, started outside
-# and moved into cgroup DIR by root (as systemd starts a unit), where it
-# execs; its tasks there with records, counted once all 8 run (sldcpu
-# lines of the tasks file), then it ends. /tmp/user.out: its output.
+# user_vm UID DIR WANT: a VM-like process of 8 tasks as UID, started
+# outside and moved into cgroup DIR by root (as systemd starts a unit),
+# where it execs; prints how many of its tasks hold records (sldcpu lines
+# of the tasks file) once all 8 run and WANT do (or 10 s), and again
+# after 0.5 s more, then ends it. /tmp/user.out: its output.
+held() { grep -c ' sldcpu why=exempt-cgroup ' $S/tasks; }
 user_vm() {
 	rm -f /tmp/vms.stop
-	sldtest asuser "$1" sh -c "until grep -q '${2#"$CG"}\$' /proc/\$\$/cgroup; do usleep 10000; done
+	sldtest asuser "$1" sh -c "_n=0; until grep -q '${2#"$CG"}\$' /proc/\$\$/cgroup || [ \$_n -ge 500 ]; do usleep 10000; _n=\$((_n + 1)); done
 		exec sldcpu vm 8 20 2000 @/tmp/vms.stop" > /tmp/user.out &
 	_p=$!
 	echo $_p > "$2/cgroup.procs"
-	wait_for 100 '[ "$(ls /proc/$_p/task 2> /dev/null | wc -l)" = 8 ]'
+	wait_for 100 '[ "$(ls /proc/$_p/task 2> /dev/null | wc -l)" = 8 ] && [ "$(held)" -ge "$3" ]'
 	sleep 0.5
-	grep -c ' sldcpu why=exempt-cgroup ' $S/tasks
+	held
 	vms_end
 }
 # vms_ok N THREADS: how many did not run all their tasks and locks. A
@@ -135,25 +137,25 @@ rmdir $V/deleg.scope/vm-9.scope
 
 # ---- more cgroups that are not root's alone: bounded per uid too -----------
 mkdir $V/deleg.scope/rootmade.scope
-is "$(user_vm $QEMU $V/deleg.scope/rootmade.scope)" 2 \
+is "$(user_vm $QEMU $V/deleg.scope/rootmade.scope 2)" 2 \
 	"a cgroup root made below a user's: uid $QEMU's VM gets 2 records (its cap)"
 rmdir $V/deleg.scope/rootmade.scope $V/deleg.scope
 mkdir $V/open.scope
 chmod 0777 $V/open.scope
-is "$(user_vm $QEMU $V/open.scope)" 2 "a root's cgroup anyone may write (0777): 2 records"
+is "$(user_vm $QEMU $V/open.scope 2)" 2 "a root's cgroup anyone may write (0777): 2 records"
 rmdir $V/open.scope
 mkdir -p $CG/user.slice/sldfake.scope
 is "$(knob_w exempt_cgroup /sldvm.slice,/user.slice/sldfake.scope)" OK "a rule naming a root's scope below /user.slice"
-is "$(user_vm $QEMU $CG/user.slice/sldfake.scope)" 2 "below /user.slice (login sessions): 2 records"
+is "$(user_vm $QEMU $CG/user.slice/sldfake.scope 2)" 2 "below /user.slice (login sessions): 2 records"
 is "$(knob_w exempt_cgroup /sldvm.slice)" OK "exempt_cgroup /sldvm.slice again"
 rmdir $CG/user.slice/sldfake.scope
 rmdir $CG/user.slice 2>/dev/null
 mkdir $V/ctl.scope
-is "$(user_vm $QEMU $V/ctl.scope)" 8 "the control: root's own scope, the same VM gets all 8"
+is "$(user_vm $QEMU $V/ctl.scope 8)" 8 "the control: root's own scope, the same VM gets all 8"
 # An exempt_comm rule anyone can satisfy matches the same tasks: the
 # match only root can make still wins (else: 2, the uid's cap).
 is "$(knob_w exempt_comm sldcpu)" OK "exempt_comm sldcpu beside the cgroup rule"
-is "$(user_vm $QEMU $V/ctl.scope)" 8 "root's scope and a comm rule: still all 8 (the admin's match wins)"
+is "$(user_vm $QEMU $V/ctl.scope 8)" 8 "root's scope and a comm rule: still all 8 (the admin's match wins)"
 is "$(knob_w exempt_comm -)" OK "exempt_comm cleared"
 rmdir $V/ctl.scope
 
