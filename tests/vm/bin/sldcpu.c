@@ -14,10 +14,14 @@
  *   sldcpu spin N split|aligned GAP_US
  *       the same, but GAP_US of busy waiting between the locks: the task
  *       stays on its CPU (a protected vCPU that runs its guest)
- *   sldcpu forced N
+ *   sldcpu forced N [@GOFILE]
  *       N times: set bit 29 of this CPU's MSR_TEST_CTRL through
  *       /dev/cpu/CPU/msr (behind the kernel's back), then one split lock
- *       at once, with no switch in between; prints "locks=N counter=C"
+ *       at once, with no switch in between; prints "locks=N counter=C".
+ *       With GOFILE, started early and waiting until that file exists
+ *       and does not read "0" (a test's flag, or a fixture's parameter
+ *       that says a window is open): the lock comes within a millisecond
+ *       of the window's start, not an exec's or a shell's poll later
  *   sldcpu op KIND split|aligned
  *       one locked op of KIND (add inc not neg xadd cmpxchg cmpxchg8b xchg
  *       bts), timed; prints "us=U"
@@ -70,7 +74,7 @@ static unsigned char buf[256] __attribute__((aligned(64)));
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sldcpu time|spin N split|aligned GAP_US | forced N | op KIND split|aligned | msr CPU REG [VALUE] | wrmsrs CPU [debugctl] | step single|block LOOPS\n");
+	fprintf(stderr, "usage: sldcpu time|spin N split|aligned GAP_US | forced N [@GOFILE] | op KIND split|aligned | msr CPU REG [VALUE] | wrmsrs CPU [debugctl] | step single|block LOOPS\n");
 	return 2;
 }
 
@@ -352,13 +356,27 @@ static int set_sld(int fd)
 	return 0;
 }
 
-static int do_forced(int n)
+/* GOFILE exists and does not read "0". */
+static int go_given(const char *go)
+{
+	char c = 0;
+	int fd = open(go, O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	if (read(fd, &c, 1) != 1)
+		c = 0;
+	close(fd);
+	return c && c != '0';
+}
+
+static int do_forced(int n, const char *go)
 {
 	uint32_t *p = target("split");
 	char path[64];
 	int fd, i;
 
-	if (n <= 0)
+	if (n <= 0 || (go && go[0] != '@'))
 		return usage();
 	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", sched_getcpu());
 	fd = open(path, O_RDWR);
@@ -367,6 +385,8 @@ static int do_forced(int n)
 		return 1;
 	}
 	*p = 0;
+	while (go && !go_given(go + 1))
+		usleep(1000);
 	for (i = 0; i < n; i++) {
 		if (set_sld(fd))
 			return 1;
@@ -459,8 +479,8 @@ int main(int argc, char **argv)
 		return do_time(atoi(argv[2]), argv[3], atol(argv[4]), 0);
 	if (argc == 5 && !strcmp(argv[1], "spin"))
 		return do_time(atoi(argv[2]), argv[3], atol(argv[4]), 1);
-	if (argc == 3 && !strcmp(argv[1], "forced"))
-		return do_forced(atoi(argv[2]));
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "forced"))
+		return do_forced(atoi(argv[2]), argc == 4 ? argv[3] : NULL);
 	if (argc == 4 && !strcmp(argv[1], "op"))
 		return do_op(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "wrmsrs"))
