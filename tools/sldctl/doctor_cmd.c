@@ -156,13 +156,10 @@ static void in_use_finding(struct findings *f)
 /* "name N" in the counters text, or 0. */
 static unsigned long ac_count(const char *ac, const char *name)
 {
-	size_t n = strlen(name);
-	const char *p;
+	size_t n;
+	const char *v = sldctl_counter_value(ac, name, &n);
 
-	for (p = ac; (p = strstr(p, name)); p += n)
-		if ((p == ac || p[-1] == '\n') && p[n] == ' ')
-			return strtoul(p + n + 1, NULL, 10);
-	return 0;
+	return v ? strtoul(v, NULL, 10) : 0;
 }
 
 /*

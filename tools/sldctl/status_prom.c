@@ -19,6 +19,7 @@
 
 #include "schema/escape.h"
 #include "lib/offenders.h"
+#include "lib/util.h"
 #include "status_prom.h"
 
 #define PFX	"sld_compat_"
@@ -217,21 +218,22 @@ static const struct ac_map sched[] = {
 	{ 0 }
 };
 
-/* "key N" in text; 0 found. */
+/*
+ * "key N" in text; 0 found. A "key" line whose value does not start with
+ * a digit is passed over for a later one; digits with more after them
+ * are not found.
+ */
 static int ac_value(const char *text, const char *key, unsigned long long *v)
 {
-	size_t kl = strlen(key);
-	const char *p = text;
+	const char *p = text, *val;
 	char *end;
+	size_t n;
 
-	while (p && *p) {
-		if (!strncmp(p, key, kl) && p[kl] == ' ' &&
-		    p[kl + 1] >= '0' && p[kl + 1] <= '9') {
-			*v = strtoull(p + kl + 1, &end, 10);
-			return *end == '\n' || !*end ? 0 : -1;
-		}
-		p = strchr(p, '\n');
-		p = p ? p + 1 : NULL;
+	for (; (val = sldctl_counter_value(p, key, &n)); p = val + n) {
+		if (*val < '0' || *val > '9')
+			continue;
+		*v = strtoull(val, &end, 10);
+		return end == val + n ? 0 : -1;
 	}
 	return -1;
 }

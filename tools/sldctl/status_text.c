@@ -186,25 +186,11 @@ static void put_lines(const char *text)
 	}
 }
 
-/* The value of the line "name VALUE" of text, *n bytes; NULL if none. */
-static const char *counter(const char *text, const char *name, size_t *n)
-{
-	size_t kl = strlen(name), len;
-	const char *l;
-
-	while (next_line(&text, &l, &len))
-		if (len > kl && !strncmp(l, name, kl) && l[kl] == ' ') {
-			*n = len - kl - 1;
-			return l + kl + 1;
-		}
-	return NULL;
-}
-
 /* The counter name of text, or "?". */
 static void put_counter(const char *text, const char *name)
 {
 	size_t n;
-	const char *v = text ? counter(text, name, &n) : NULL;
+	const char *v = sldctl_counter_value(text, name, &n);
 
 	if (v)
 		put_esc(v, n);
@@ -216,7 +202,7 @@ static void put_counter(const char *text, const char *name)
 static void put_pool_kib(const char *ac)
 {
 	size_t n;
-	const char *v = ac ? counter(ac, "tasks_pool_bytes", &n) : NULL;
+	const char *v = sldctl_counter_value(ac, "tasks_pool_bytes", &n);
 
 	if (v)
 		printf("; pool %llu KiB", (strtoull(v, NULL, 10) + 1023) / 1024);
@@ -661,7 +647,7 @@ static void put_counters(const struct status_items *status)
 		text = status_find(status, g->file);
 		shown = 0;
 		for (i = 0; text && i < ARRAY_SIZE(g->c) && g->c[i].name; i++) {
-			v = counter(text, g->c[i].name, &n);
+			v = sldctl_counter_value(text, g->c[i].name, &n);
 			if (!v)
 				continue;
 			if (shown++)

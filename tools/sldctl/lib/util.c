@@ -223,6 +223,23 @@ int sldctl_split_lines(char *text, char ***linesp)
 	return n;
 }
 
+const char *sldctl_counter_value(const char *text, const char *name,
+				 size_t *len)
+{
+	size_t kl = strlen(name), n;
+	const char *l = text;
+
+	while (l && *l) {
+		n = strcspn(l, "\n");
+		if (n > kl && !strncmp(l, name, kl) && l[kl] == ' ') {
+			*len = n - kl - 1;
+			return l + kl + 1;
+		}
+		l += n + (l[n] == '\n');
+	}
+	return NULL;
+}
+
 bool sldctl_is_root(void)
 {
 	return sldctl_fake_root() || geteuid() == 0;

@@ -61,6 +61,18 @@ int sldctl_read_value(const char *path, char **value);
  */
 int sldctl_split_lines(char *text, char ***lines);
 
+/*
+ * The value of the first line "name VALUE" of text, a module counters
+ * file (ac, db, vendor), *len bytes from the return to the line's end;
+ * NULL if there is none or text is NULL. One parser so that doctor,
+ * status and the metrics agree on which line is a counter's: its whole
+ * name at a line's start, never a longer name that begins with it
+ * (tasks_refused in tasks_refused_admin). Each caller judges the value;
+ * from the return + *len (the line's end) it may look on for another.
+ */
+const char *sldctl_counter_value(const char *text, const char *name,
+				 size_t *len);
+
 /* True when running as root or against a fake tree (SLDCTL_ROOT). */
 bool sldctl_is_root(void);
 
