@@ -9,6 +9,11 @@ VER=$(cat /usr/local/lib/sld-systest/version)
 field() { echo "$1" | sed -n "s/.*$2=\([0-9A-Za-z.]*\).*/\1/p"; }
 # jk: this boot's kernel log
 jk() { journalctl -k -b -q --no-pager -o cat; }
+# ac NAME: a counter of the module's ac file.
+ac() { sed -n "s/^$1 //p" "$S/ac"; }
+# passed: the #ACs the kernel handled itself (no rule matched, or the
+# task was refused), as a count to compare before and after.
+passed() { echo $(($(ac ac_user_passed) + $(ac ac_not_protected))); }
 
 # no_failed_units TAG: systemctl --failed is empty, the kernel logged no
 # error this boot.
@@ -39,11 +44,27 @@ loaded_at_boot() {
 		inserted_at_boot "$j"
 	like "$(jk | grep 'sld_compat: version')" "^sld_compat: version $VER: " \
 		"$1: the journal has the module's load line (version $VER)"
-	for hv in kvm_intel vmmon vboxdrv; do
+	hv=$(boot_hypervisors)
+	diag "hypervisor modules udev loads at boot on this CPU: ${hv:-none (no VMX; SVM is used only on an AMD CPU)}"
+	for hv in $hv; do
+		run "$1: $hv loaded at boot" grep -q "^$hv " /proc/modules
+		run "$1: $hv loaded after sld_compat (in /proc/sld_compat_modules)" \
+			grep -q "^$hv " /proc/sld_compat_modules
+	done
+	for hv in vmmon vboxdrv; do
 		grep -q "^$hv " /proc/modules || continue
 		run "$1: $hv, loaded at boot, loaded after sld_compat (in /proc/sld_compat_modules)" \
 			grep -q "^$hv " /proc/sld_compat_modules
 	done
+}
+
+# boot_hypervisors: the KVM modules udev loads at boot on this CPU, from
+# its flags (what the boot's CPU model declares), not from what is
+# loaded: a kvm_intel that failed to load is a failure, not a skip.
+boot_hypervisors() {
+	grep -qw vmx /proc/cpuinfo && echo kvm_intel
+	grep -q AuthenticAMD /proc/cpuinfo && grep -qw svm /proc/cpuinfo && echo kvm_amd
+	return 0
 }
 
 # inserted_at_boot JOURNAL: systemd-modules-load's JOURNAL says it inserted

@@ -134,6 +134,18 @@ knob_rejects() {
 # ---- sld_compat's status files ----------------------------------------------
 # ac NAME: a counter of $S/ac.
 ac() { grep "^$1 " $S/ac | cut -d' ' -f2; }
+# passed: the #ACs the kernel handled itself (no rule matched, or the
+# task was refused), as a count to compare before and after.
+passed() { echo $(($(ac ac_user_passed) + $(ac ac_not_protected))); }
+# in_cg [-p] DIR CMD...: CMD in the cgroup directory DIR, moved there
+# before it starts, so its first instruction is already there (-p: its
+# PID printed first).
+in_cg() {
+	_say=:
+	[ "$1" = -p ] && { _say='echo'; shift; }
+	_dir=$1; shift
+	sh -c '$1 $$; echo $$ > "$0/cgroup.procs" && shift && exec "$@"' "$_dir" $_say "$@"
+}
 # acf CPU FIELD: one field of one CPU's line of $ACCT.
 acf() { sed -n "s/^$1 .* $2=\([0-9]*\).*/\1/p" $ACCT; }
 # acct_sum FIELD: a field of $ACCT summed over the CPUs.

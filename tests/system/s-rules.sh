@@ -143,8 +143,6 @@ scale_check() {
 	s=0
 	until [ "$(ac tasks_live)" = 0 ] || [ $s -ge 120 ]; do sleep 1; s=$((s + 1)); done
 }
-ac() { sed -n "s/^$1 //p" "$S/ac"; }
-passed() { echo $(($(ac ac_user_passed) + $(ac ac_not_protected))); }
 
 # Issue #38 item 2: SYS_SCALE VMs of THREADS tasks (VMSxTHREADS, setup()
 # writes it: make check 20x32, make check-full 200x32), once as libvirt

@@ -15,17 +15,16 @@ mkdir -p $CG
 mount -t cgroup2 none $CG 2>/dev/null
 M=$CG/sldmany.slice
 for i in 1 2 3 4 5 6 7 8 churn; do mkdir -p "$M/vm-$i.scope"; done
-in_cg() { sh -c 'echo $$ > "$0/cgroup.procs" && shift && exec "$@"' "$M/$1" "$@"; }
 ensure_unloaded
 load
 is "$(knob_w exempt_cgroup /sldmany.slice)" OK "exempt_cgroup /sldmany.slice (root's)"
 is "$(knob_w exempt_proactive Y)" OK "exempt_proactive Y"
 c0=$(ac tasks_capacity) r0=$(ac tasks_refused) p0=$(ac tasks_protected)
 rm -f /tmp/many.stop
-in_cg vm-churn.scope sldcpu churn 3000 > /tmp/churn.out &
+in_cg $M/vm-churn.scope sldcpu churn 3000 > /tmp/churn.out &
 churn=$!
 for i in 1 2 3 4 5 6 7 8; do
-	in_cg "vm-$i.scope" sldcpu vm 64 20 2000 @/tmp/many.stop > "/tmp/vm-$i.out" &
+	in_cg "$M/vm-$i.scope" sldcpu vm 64 20 2000 @/tmp/many.stop > "/tmp/vm-$i.out" &
 done
 # The VMs start while the churn runs; once it is done, what is left are
 # their 512 tasks, held alive until many.stop.

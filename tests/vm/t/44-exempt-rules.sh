@@ -32,15 +32,6 @@ knob_w exempt_path - > /dev/null
 knob_w exempt_comm - > /dev/null
 knob_w exempt_proactive N > /dev/null
 
-# in_cg [-p] CGROUP CMD...: run CMD in cgroup CGROUP (below $CG), as the
-# process that moved there (-p: print its PID first).
-in_cg() {
-	_say=:
-	[ "$1" = -p ] && { _say='echo'; shift; }
-	_cg=$1; shift
-	sh -c '$1 $$; echo $$ > "$0/cgroup.procs" && shift && exec "$@"' "$CG$_cg" $_say "$@"
-}
-
 # ---- a cgroup rule waits for its cgroup ----------------------------------------
 is "$(cat $S/exempt_pending)" - "exempt_pending: nothing pending without rules"
 is "$(knob_w exempt_cgroup /sldpend.slice)" OK "exempt_cgroup: a cgroup that does not exist yet is accepted"
@@ -64,14 +55,14 @@ mkdir $CG/sldpend.slice
 is "$(cat $S/exempt_pending)" - "exempt_pending: empty once the cgroup exists"
 mkdir $CG/sldpend.slice/vm-1.scope
 protected_user 20 "cgroup created after the rule: a task in a scope below it is exempt" \
-	in_cg /sldpend.slice/vm-1.scope sldtest ac user 20
+	in_cg $CG/sldpend.slice/vm-1.scope sldtest ac user 20
 kguest 1 "a task outside it is not" sldtest ac guest 1
 mkdir $CG/sldpend.slicex
 kguest 1 "a cgroup whose name only starts the same is not below it" \
-	in_cg /sldpend.slicex sldtest ac guest 1
+	in_cg $CG/sldpend.slicex sldtest ac guest 1
 is "$(knob_w exempt_proactive Y)" OK "exempt_proactive Y"
 mkdir $CG/sldpend.slice/vm-2.scope
-like "$(in_cg /sldpend.slice/vm-2.scope /tests/bin/sldhv cat $S/tasks)" \
+like "$(in_cg $CG/sldpend.slice/vm-2.scope /tests/bin/sldhv cat $S/tasks)" \
 	'^[0-9]+ sldhv why=exempt-cgroup hv=- cpu=[01] running=1 ' \
 	"proactive: a new scope below the slice is protected from exec"
 # The cgroups go (the VM stopped, the slice with it) and come again: the
@@ -79,13 +70,13 @@ like "$(in_cg /sldpend.slice/vm-2.scope /tests/bin/sldhv cat $S/tasks)" \
 rmdir $CG/sldpend.slice/vm-2.scope $CG/sldpend.slice/vm-1.scope $CG/sldpend.slice
 is "$(cat $S/exempt_pending)" "exempt_cgroup /sldpend.slice" "exempt_pending: pending again when the cgroup went"
 mkdir -p $CG/sldpend.slice/vm-3.scope
-like "$(in_cg /sldpend.slice/vm-3.scope /tests/bin/sldhv cat $S/tasks)" \
+like "$(in_cg $CG/sldpend.slice/vm-3.scope /tests/bin/sldhv cat $S/tasks)" \
 	'^[0-9]+ sldhv why=exempt-cgroup ' "a cgroup made again after a removal matches again"
 is "$(knob_w exempt_cgroup /sldpend.slice/deeper)" OK "a rule two levels deep, not there yet"
-like "$(in_cg /sldpend.slice/vm-3.scope /tests/bin/sldhv cat $S/tasks)" '^none$' \
+like "$(in_cg $CG/sldpend.slice/vm-3.scope /tests/bin/sldhv cat $S/tasks)" '^none$' \
 	"its parent's tasks are not exempt by it"
 mkdir $CG/sldpend.slice/deeper
-like "$(in_cg /sldpend.slice/deeper /tests/bin/sldhv cat $S/tasks)" \
+like "$(in_cg $CG/sldpend.slice/deeper /tests/bin/sldhv cat $S/tasks)" \
 	'^[0-9]+ sldhv why=exempt-cgroup ' "the deeper cgroup, once made, is"
 is "$(knob_w exempt_proactive N)" OK "exempt_proactive N"
 is "$(knob_w exempt_cgroup -)" OK "exempt_cgroup cleared"
@@ -102,26 +93,26 @@ is "$(cat $S/exempt_pending)" "exempt_cgroup $LV_RULE" \
 mkdir -p "$CG/machine.slice/$LV_SCOPE/libvirt/vcpu0"
 is "$(cat $S/exempt_pending)" - "exempt_pending: empty once a libvirt-named scope exists"
 protected_user 20 "pattern: a task in a libvirt VM's vCPU cgroup is exempt" \
-	in_cg "/machine.slice/$LV_SCOPE/libvirt/vcpu0" sldtest ac user 20
+	in_cg "$CG/machine.slice/$LV_SCOPE/libvirt/vcpu0" sldtest ac user 20
 protected_user 20 "pattern: ... and one in the VM's scope itself" \
-	in_cg "/machine.slice/$LV_SCOPE" sldtest ac user 20
+	in_cg "$CG/machine.slice/$LV_SCOPE" sldtest ac user 20
 kguest 1 "pattern: a rootful podman container's scope (libpod-x.scope) in the same slice is not" \
-	in_cg /machine.slice/libpod-x.scope sldtest ac guest 1
+	in_cg $CG/machine.slice/libpod-x.scope sldtest ac guest 1
 kguest 1 "pattern: an nspawn container's scope (machine-debian.scope) is not" \
-	in_cg /machine.slice/machine-debian.scope sldtest ac guest 1
+	in_cg $CG/machine.slice/machine-debian.scope sldtest ac guest 1
 kguest 1 "pattern: a task in machine.slice itself is not" \
-	in_cg /machine.slice sldtest ac guest 1
+	in_cg $CG/machine.slice sldtest ac guest 1
 mkdir $CG/machine.slice/machine-qemux2d1x2dvm.scope
 kguest 1 "pattern: its backslash is text, not an escape: machine-qemux2d1x2dvm.scope is not" \
-	in_cg /machine.slice/machine-qemux2d1x2dvm.scope sldtest ac guest 1
+	in_cg $CG/machine.slice/machine-qemux2d1x2dvm.scope sldtest ac guest 1
 mkdir -p "$CG/sldusr.slice/$LV_SCOPE"
 kguest 1 "pattern: the same scope name outside machine.slice is not" \
-	in_cg "/sldusr.slice/$LV_SCOPE" sldtest ac guest 1
+	in_cg "$CG/sldusr.slice/$LV_SCOPE" sldtest ac guest 1
 is "$(knob_w exempt_proactive Y)" OK "pattern: exempt_proactive Y"
-like "$(in_cg "/machine.slice/$LV_SCOPE/libvirt/vcpu0" /tests/bin/sldhv cat $S/tasks)" \
+like "$(in_cg "$CG/machine.slice/$LV_SCOPE/libvirt/vcpu0" /tests/bin/sldhv cat $S/tasks)" \
 	'^[0-9]+ sldhv why=exempt-cgroup hv=- cpu=[01] running=1 ' \
 	"pattern: proactive: protected from exec in the libvirt VM's scope"
-like "$(in_cg /machine.slice/libpod-x.scope /tests/bin/sldhv cat $S/tasks)" '^none$' \
+like "$(in_cg $CG/machine.slice/libpod-x.scope /tests/bin/sldhv cat $S/tasks)" '^none$' \
 	"pattern: proactive: not in the podman scope"
 is "$(knob_w exempt_proactive N)" OK "pattern: exempt_proactive N"
 knob_rejects exempt_cgroup '/*' '/machine.slice/*' '/machine.slice/?*/libvirt'
@@ -196,7 +187,7 @@ knob_w exempt_path - > /dev/null
 knob_w exempt_cgroup /sldlog.slice > /dev/null
 mkdir -p $CG/sldlog.slice/run-1.scope
 mark_dmesg
-pid=$(in_cg -p /sldlog.slice/run-1.scope /tests/bin/sldhv cat /dev/null)
+pid=$(in_cg -p $CG/sldlog.slice/run-1.scope /tests/bin/sldhv cat /dev/null)
 like "$(new_dmesg)" "sld_compat: protecting sldhv\\[$pid\\]: exempt_cgroup rule /sldlog.slice$" \
 	"log: the exempt_cgroup rule"
 knob_w exempt_cgroup - > /dev/null

@@ -39,18 +39,13 @@ run "the owner of a cgroup directory is known on this kernel" \
 	sh -c "! grep -q '^cgroup-owner' $S/degraded"
 for i in 1 2 3 4 5 6; do mkdir -p $V/vm-$i.scope; done
 
-# in_cg CGROUP CMD...: CMD in CGROUP (below $CG), moved there first.
-in_cg() {
-	_cg=$1; shift
-	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG$_cg" "$@"
-}
 # vms N UID THREADS: N VM-like processes of THREADS threads as UID, one
 # per root's scope vm-I, alive until /tmp/vms.stop; their output in
 # /tmp/vm-I.out. vms_end: stop them.
 vms() {
 	rm -f /tmp/vms.stop
 	for _i in $(seq "$1"); do
-		in_cg "/sldvm.slice/vm-$_i.scope" sldtest asuser "$2" \
+		in_cg "$CG/sldvm.slice/vm-$_i.scope" sldtest asuser "$2" \
 			sldcpu vm "$3" 20 2000 @/tmp/vms.stop > "/tmp/vm-$_i.out" &
 	done
 }
@@ -85,7 +80,6 @@ vms_ok() {
 }
 vms_show() { for _i in $(seq "$1"); do diag "vm-$_i: $(cat "/tmp/vm-$_i.out")"; done; }
 # passed: the #ACs sld_compat handed to the kernel (no rule, or refused).
-passed() { echo $(($(ac ac_user_passed) + $(ac ac_not_protected))); }
 traps() { new_dmesg | grep -c 'sldcpu/[0-9]* took a split_lock trap'; }
 
 # ---- root's scopes, the guests as libvirt-qemu: 48 threads, no bound -----

@@ -25,14 +25,12 @@ is "$(knob_w exempt_proactive Y)" OK "exempt_proactive Y"
 is "$(ac tasks_capacity)" 128 "one chunk of 128 records at load"
 run "insmod nomem.ko: the pool's growth fails from now on" insmod /mod/nomem.ko
 NM=/sys/module/nomem/parameters
-in_v() { sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$V" "$@"; }
-passed() { echo $(($(ac ac_user_passed) + $(ac ac_not_protected))); }
 
 # The first refusals may come before the first failed growth: "growing".
 expect_dmesg 'sld_compat: not protecting sldcpu\[[0-9]+\] \(uid 0\): no free record(: the pool could not grow \(out of memory\)| yet: the pool is growing), under exempt_cgroup rule /sldnm\.slice, which only root can satisfy'
 mark_dmesg
 rn=$(ac tasks_refused_nomem) ra=$(ac tasks_refused_admin)
-out=$(in_v sldcpu vm 200 20 2000 500)
+out=$(in_cg "$V" sldcpu vm 200 20 2000 500)
 diag "with no memory: $out; fx_nomem failed $(cat $NM/failed) allocations"
 like "$out" '^threads=200 locks=20 ' "a 200-task process ran (no crash)"
 is "$(ac tasks_capacity)" 128 "the pool did not grow"
@@ -50,7 +48,7 @@ wait_for 100 '[ "$(ac tasks_live)" = 0 ]'
 # ---- memory back: relief resumes ---------------------------------------------
 echo N > $NM/fail
 rn=$(ac tasks_refused_nomem) p0=$(passed)
-out=$(in_v sldcpu vm 200 20 2000 500)
+out=$(in_cg "$V" sldcpu vm 200 20 2000 500)
 diag "with memory: $out"
 like "$out" '^threads=200 locks=20 ' "the next 200-task process ran"
 run "the pool grew ($(ac tasks_capacity) records)" [ "$(ac tasks_capacity)" -ge 256 ]

@@ -18,9 +18,6 @@ mkdir -p "$(app 1000)/sld-run-t1.scope/inner" "$(app 1001)/sld-run-t2.scope" \
 	"$CG/system.slice/sld-run-root.scope" "$CG/user.slice/sld-run-t3.scope" \
 	"$CG/sld-run-t4.scope"
 
-# in_cg DIR CMD...: CMD in cgroup DIR (as the user manager puts a scope's
-# first process there).
-in_cg() { sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$@"; }
 # tree OUT: "main|child|thread mean_us" of `sldrun tree` output OUT.
 means() { echo "$1" | sed -n 's/^\([a-z]*\) done=10 sigbus=0 mean_us=\([0-9]*\)$/\1 \2/p' | sort; }
 # relieved OUT: every line of the tree says under 1 ms per split lock
