@@ -9,7 +9,9 @@
 # during the run: one per thread in relieved, none in plain)
 # shellcheck source=../../tests/lib/vm.sh
 . /tests/lib.sh
-bench=$(bench_name churn)
+# churn on a CPU without split-lock detection (bookkeeping only),
+# churn-sld on the enforcing one (the MSR writes of each switch as well).
+if [ "$CPU_SLD" = 1 ]; then bench=$(bench_name churn-sld); else bench=$(bench_name churn); fi
 R=${BENCH_ROUNDS:-7}
 N=5000
 CG=/sys/fs/cgroup
