@@ -5,7 +5,7 @@
 # CPU 0, in
 #   plain     a cgroup no rule names (sld_compat loaded, the rule set)
 #   relieved  a root's cgroup the exempt_cgroup rule names
-# Prints: BENCH churn ROUND CASE NS_PER_THREAD PROTECTIONS (tasks_protected
+# Prints: BENCH churn|churn-sld ROUND CASE NS_PER_THREAD PROTECTIONS (tasks_protected
 # during the run: one per thread in relieved, none in plain)
 # shellcheck source=../../tests/lib/vm.sh
 . /tests/lib.sh

@@ -3,11 +3,12 @@
 # Seeded from the fake tree of tests/unit/test_sldctl_prom.sh.
 PROM_FUZZ_BIN := $(B)/fuzz_status_prom
 PROM_FUZZ_SRC := fuzz_status_prom.c $(TOP)/tools/sldctl/status_prom.c \
-	$(TOP)/src/schema/escape.c
+	$(TOP)/tools/sldctl/lib/util.c $(TOP)/src/schema/escape.c
 
 FUZZ_TARGETS += $(PROM_FUZZ_BIN)
 
-$(PROM_FUZZ_BIN): $(PROM_FUZZ_SRC) $(TOP)/tools/sldctl/status_prom.h
+$(PROM_FUZZ_BIN): $(PROM_FUZZ_SRC) $(TOP)/tools/sldctl/status_prom.h \
+		$(TOP)/tools/sldctl/lib/util.h
 	@mkdir -p $(@D)
 	$(CLANG) $(CFLAGS) -o $@ $(PROM_FUZZ_SRC)
 

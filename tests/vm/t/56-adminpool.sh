@@ -79,7 +79,7 @@ vms_ok() {
 	echo $_bad
 }
 vms_show() { for _i in $(seq "$1"); do diag "vm-$_i: $(cat "/tmp/vm-$_i.out")"; done; }
-# passed: the #ACs sld_compat handed to the kernel (no rule, or refused).
+# traps: the kernel's trap lines for sldcpu since mark_dmesg.
 traps() { new_dmesg | grep -c 'sldcpu/[0-9]* took a split_lock trap'; }
 
 # ---- root's scopes, the guests as libvirt-qemu: 48 threads, no bound -----
