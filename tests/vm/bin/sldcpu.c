@@ -21,7 +21,8 @@
  *       With GOFILE, started early and waiting until that file exists
  *       and does not read "0" (a test's flag, or a fixture's parameter
  *       that says a window is open): the lock comes within a millisecond
- *       of the window's start, not an exec's or a shell's poll later
+ *       of the window's start, not an exec's or a shell's poll later;
+ *       after 30 s of waiting it prints "go=timeout" and fails
  *   sldcpu op KIND split|aligned
  *       one locked op of KIND (add inc not neg xadd cmpxchg cmpxchg8b xchg
  *       bts), timed; prints "us=U"
@@ -356,6 +357,8 @@ static int set_sld(int fd)
 	return 0;
 }
 
+#define GO_WAIT_MS 30000
+
 /* GOFILE exists and does not read "0". */
 static int go_given(const char *go)
 {
@@ -385,8 +388,14 @@ static int do_forced(int n, const char *go)
 		return 1;
 	}
 	*p = 0;
-	while (go && !go_given(go + 1))
+	for (i = 0; go && !go_given(go + 1); i++) {
+		/* A window that never opens is the test's failure, not a hang. */
+		if (i == GO_WAIT_MS) {
+			printf("go=timeout locks=0 counter=0\n");
+			return 1;
+		}
 		usleep(1000);
+	}
 	for (i = 0; i < n; i++) {
 		if (set_sld(fd))
 			return 1;

@@ -93,8 +93,10 @@ else
 		msr_matches "race $n"
 	done
 	diag "stalled writes $(cat $FX/delayed2), stalled #ACs $(cat $FX/delayed), release IPIs inside one $(cat $FX/raced)"
-	# A task whose #AC came too late is simply protected: one race of
-	# three must have been caught.
+	# A task that was off its CPU for the whole of the writer's stall
+	# traps after it and is simply protected: one race of three must have
+	# been caught. One that never saw the stall (sldcpu's go timed out)
+	# fails its "split lock done" above.
 	h=$(($(ac ac_not_protected) - n0))
 	run "the release's IPI came between a protection and its MSR write, left to the kernel ($h of $races)" \
 		[ "$h" -ge 1 ]
