@@ -115,14 +115,12 @@ typedef void (*line_fn)(const char *line, size_t len, void *ctx);
 
 static void each_line(const char *text, line_fn fn, void *ctx)
 {
+	const char *l;
 	size_t n;
 
-	while (text && *text) {
-		n = strcspn(text, "\n");
+	while (sldctl_next_line(&text, &l, &n))
 		if (n)
-			fn(text, n, ctx);
-		text += n + (text[n] == '\n');
-	}
+			fn(l, n, ctx);
 }
 
 /*

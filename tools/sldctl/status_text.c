@@ -162,24 +162,13 @@ static void put_escaped(const char *s, size_t len)
 	}
 }
 
-/* The next line of *p, without its \n, in *l and *n; false at the end. */
-static bool next_line(const char **p, const char **l, size_t *n)
-{
-	if (!*p || !**p)
-		return false;
-	*l = *p;
-	*n = strcspn(*p, "\n");
-	*p += *n + ((*p)[*n] == '\n');
-	return true;
-}
-
 /* Each line of text indented by two spaces. */
 static void put_lines(const char *text)
 {
 	const char *l;
 	size_t n;
 
-	while (next_line(&text, &l, &n)) {
+	while (sldctl_next_line(&text, &l, &n)) {
 		printf("  ");
 		put_esc(l, n);
 		putchar('\n');
@@ -346,7 +335,7 @@ static void put_runs(const char *runs)
 		return;
 	printf("sldctl runs (uid, command, scope, since boot+seconds, tasks now, traps relieved):%s",
 	       multi ? "\n" : " ");
-	while (next_line(&runs, &l, &n)) {
+	while (sldctl_next_line(&runs, &l, &n)) {
 		printf("%s", multi ? "  " : "");
 		put_escaped(l, n);
 		putchar('\n');
@@ -366,7 +355,7 @@ static void put_protected(const char *ac, const char *tasks)
 	const char *l, *p = tasks;
 	size_t len, i, k;
 
-	while (next_line(&p, &l, &len)) {
+	while (sldctl_next_line(&p, &l, &len)) {
 		if (!strncmp(l, "... ", 4)) {
 			unlisted += strtoul(l + 4, NULL, 10);
 			continue;
@@ -401,7 +390,7 @@ static const char *hv_line(const char *hv, const char *name, size_t nl,
 {
 	const char *l;
 
-	while (next_line(&hv, &l, len))
+	while (sldctl_next_line(&hv, &l, len))
 		if (*len > nl && !strncmp(l, name, nl) && l[nl] == ' ')
 			return l;
 	return NULL;
@@ -463,7 +452,7 @@ static void put_hypervisors(const char *mods, const char *hv, bool verbose)
 	size_t len, wl, nl, k;
 	int shown = 0;
 
-	while (next_line(&p, &l, &len)) {
+	while (sldctl_next_line(&p, &l, &len)) {
 		if (!listed_module(l, len))
 			continue;
 		if (!shown++)
@@ -498,7 +487,7 @@ static void put_hypervisors(const char *mods, const char *hv, bool verbose)
 	}
 	/* Watched but without a scan record (should not happen). */
 	p = hv;
-	while (next_line(&p, &l, &len)) {
+	while (sldctl_next_line(&p, &l, &len)) {
 		name = word(l, len, 0, &nl);
 		if (!name || !status_kv(l, len, "state", &k))
 			continue;
@@ -507,7 +496,7 @@ static void put_hypervisors(const char *mods, const char *hv, bool verbose)
 			size_t rl;
 			bool found = false;
 
-			while (!found && next_line(&q, &r, &rl))
+			while (!found && sldctl_next_line(&q, &r, &rl))
 				found = listed_module(r, rl) && rl > nl &&
 					!strncmp(r, name, nl) && r[nl] == ' ';
 			if (found)
@@ -624,7 +613,7 @@ static int put_other_counters(const char *file, const char *text, int shown)
 	const char *l;
 	size_t len, n;
 
-	while (next_line(&text, &l, &len)) {
+	while (sldctl_next_line(&text, &l, &len)) {
 		n = strcspn(l, " ");
 		if (n < len && known_counter(file, l, n))
 			continue;
@@ -678,7 +667,7 @@ static void put_tasks(const char *tasks)
 	if (!tasks || !strcmp(tasks, "none"))
 		return;
 	printf("tasks:\n");
-	while (next_line(&tasks, &l, &n)) {
+	while (sldctl_next_line(&tasks, &l, &n)) {
 		printf("  ");
 		put_escaped(l, n);
 		putchar('\n');
@@ -692,7 +681,7 @@ static void put_other_modules(const char *mods)
 	size_t len;
 	int shown = 0;
 
-	while (next_line(&mods, &l, &len)) {
+	while (sldctl_next_line(&mods, &l, &len)) {
 		if (listed_module(l, len))
 			continue;
 		if (!shown++)

@@ -18,9 +18,9 @@
  *       N times: set bit 29 of this CPU's MSR_TEST_CTRL through
  *       /dev/cpu/CPU/msr (behind the kernel's back), then one split lock
  *       at once, with no switch in between; prints "locks=N counter=C".
- *       With GOFILE, started early and waiting until that file exists
- *       and does not read "0" (a test's flag, or a fixture's parameter
- *       that says a window is open): the lock comes within a millisecond
+ *       With GOFILE, started early and waiting until that file's first
+ *       byte is there and not "0" (a flag file holding 1, or a fixture's
+ *       parameter that reads 1 while a window is open): the lock comes within a millisecond
  *       of the window's start, not an exec's or a shell's poll later;
  *       after 30 s of waiting it prints "go=timeout" and fails
  *   sldcpu op KIND split|aligned
@@ -359,7 +359,7 @@ static int set_sld(int fd)
 
 #define GO_WAIT_MS 30000
 
-/* GOFILE exists and does not read "0". */
+/* GOFILE's first byte is there and not "0". */
 static int go_given(const char *go)
 {
 	char c = 0;

@@ -223,20 +223,27 @@ int sldctl_split_lines(char *text, char ***linesp)
 	return n;
 }
 
+bool sldctl_next_line(const char **p, const char **l, size_t *n)
+{
+	if (!*p || !**p)
+		return false;
+	*l = *p;
+	*n = strcspn(*p, "\n");
+	*p += *n + ((*p)[*n] == '\n');
+	return true;
+}
+
 const char *sldctl_counter_value(const char *text, const char *name,
 				 size_t *len)
 {
 	size_t kl = strlen(name), n;
-	const char *l = text;
+	const char *l;
 
-	while (l && *l) {
-		n = strcspn(l, "\n");
+	while (sldctl_next_line(&text, &l, &n))
 		if (n > kl && !strncmp(l, name, kl) && l[kl] == ' ') {
 			*len = n - kl - 1;
 			return l + kl + 1;
 		}
-		l += n + (l[n] == '\n');
-	}
 	return NULL;
 }
 

@@ -62,6 +62,12 @@ int sldctl_read_value(const char *path, char **value);
 int sldctl_split_lines(char *text, char ***lines);
 
 /*
+ * The next line of *p, without its \n, in *l and *n; false at the end
+ * (or if *p is NULL). *p moves past the line.
+ */
+bool sldctl_next_line(const char **p, const char **l, size_t *n);
+
+/*
  * The value of the first line "name VALUE" of text, a module counters
  * file (ac, db, vendor), *len bytes from the return to the line's end;
  * NULL if there is none or text is NULL. One parser so that doctor,
