@@ -271,7 +271,7 @@ balanced() {
 			_r=$(sldcpu wrmsrs $_c)
 			_r=$((${_r:--1} - ${_wb% *})) _w=$((${_w:-999999999} - ${_wb#* }))
 			if [ -n "${BALANCED_EXACT:-}" ]; then
-				_k=$(cat /tmp/wrmsrs.kernel.$_c 2>/dev/null || echo 0)
+				_k=$(kernel_writes $_c)
 				is "$_r" $((_w + _k)) "$1: cpu$_c the CPU executed the account's $_w MSR writes and the kernel's $_k"
 			elif [ "$_r" -ge "$_w" ]; then
 				ok "$1: cpu$_c the account's $_w MSR writes were executed (the CPU counts $_r)"
@@ -289,8 +289,9 @@ balanced() {
 
 # kernel_wrote CPU: the kernel made one MSR_TEST_CTRL write on CPU that
 # is not sld_compat's (split_lock_warn()'s own sld_update_msr(false)), for
-# balanced's exact count.
-kernel_wrote() { echo $(($(cat "/tmp/wrmsrs.kernel.$1" 2>/dev/null || echo 0) + 1)) > "/tmp/wrmsrs.kernel.$1"; }
+# balanced's exact count; kernel_writes CPU: how many since wrmsr_base.
+kernel_writes() { cat "/tmp/wrmsrs.kernel.$1" 2>/dev/null || echo 0; }
+kernel_wrote() { echo $(($(kernel_writes "$1") + 1)) > "/tmp/wrmsrs.kernel.$1"; }
 # wrmsr_pingpong N [DEV [one]]: `sldhv pingpong N ...` on cpu0; sets
 # pp_out (its output), pp_real and pp_acct (cpu0's WRMSRs to MSR_TEST_CTRL
 # meanwhile, as the test CPU counts them, tests/qemu/0004, and as
