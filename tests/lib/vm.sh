@@ -337,12 +337,27 @@ wrmsr_bench_row() {
 # ratio3 A B: A / B with three decimals.
 ratio3() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 
+# rounds CHECK FULL: how many rounds a repeating file runs, CHECK under
+# make check's matrix, FULL in check-full or a boot of its own.
+rounds() { if [ "$(cat /tests/matrix 2>/dev/null)" = check ]; then echo "$1"; else echo "$2"; fi; }
+
 # wait_for TENTHS CONDITION: evaluate CONDITION (a shell test, e.g.
 # '[ "$(ac key_held)" = 0 ]') every 0.1 s until it holds, at most TENTHS
-# times; the caller asserts the outcome.
+# times; the caller asserts the outcome. CONDITION is evaluated here, so
+# $1..$9 in it are wait_for's own: expand a caller's before the call. A
+# wait that gives up says so on stderr, which the TAP stream carries (a
+# condition that cannot hold, or errs each try, otherwise costs its whole
+# bound unseen).
 wait_for() {
 	_n=0
-	until eval "$2" || [ $_n -ge "$1" ]; do sleep 0.1; _n=$((_n + 1)); done
+	until eval "$2"; do
+		if [ $_n -ge "$1" ]; then
+			diag "wait_for gave up after $1 tries: $2" >&2
+			return 0
+		fi
+		sleep 0.1
+		_n=$((_n + 1))
+	done
 }
 
 # bench_name NAME: a benchmark's name in the raw numbers, NAME-icount/KVER

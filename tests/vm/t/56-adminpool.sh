@@ -62,7 +62,8 @@ user_vm() {
 		exec sldcpu vm 8 20 2000 @/tmp/vms.stop" > /tmp/user.out &
 	_p=$!
 	echo $_p > "$2/cgroup.procs"
-	wait_for 100 '[ "$(ls /proc/$_p/task 2> /dev/null | wc -l)" = 8 ] && [ "$(held)" -ge "$3" ]'
+	_want=$3
+	wait_for 100 '[ "$(ls /proc/$_p/task 2> /dev/null | wc -l)" = 8 ] && [ "$(held)" -ge $_want ]'
 	sleep 0.5
 	held
 	vms_end
