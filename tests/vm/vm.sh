@@ -247,6 +247,9 @@ else
 fi
 echo "$mode" > "$root/tests/mode"
 echo "${VM_STRESS_SECS:-8}" > "$root/tests/stress_secs"
+# make check's matrix (tests/vm/check.sh): files with a repeat count run
+# fewer rounds there; a boot of its own runs them all, as check-full does.
+echo "${VM_MATRIX:-full}" > "$root/tests/matrix"
 [ -n "${VM_STRESS_FULL:-}" ] && touch "$root/tests/stress_full"
 if [ -n "${SLD_KO:-}" ]; then
 	case $SLD_KO in
