@@ -1,25 +1,74 @@
 #!/bin/bash
-# make check's phases, one after another: `phases.sh TARGET...`, each
+# make check's phases: `phases.sh TARGET... [TARGET + TARGET]...`, each
 # TARGET one make command line ("check-system SYS_RELEASES=trixie").
+# Targets joined by a "+" argument run at once (a phase that leaves a
+# core idle beside one that keeps one busy); the others one after another.
 # Prints `# phase TARGET SECONDS s` after each and the total at the end,
-# so that a slow run says where it was slow. Stops at the first that
-# fails, as make would.
+# so that a slow run says where it was slow. Stops at the first group
+# that fails, as make would.
+# A group's first target prints as it runs; the others' output goes to
+# build/phases/TARGET.log, printed when the group ends.
 # PHASE_MAKE: the make that runs a target (tests/Makefile passes its own
 # "make -f tests/Makefile"); not MAKE, which as an environment variable
 # would reach every make below, the kernel's build included.
 set -u
 total=$SECONDS
-for target in "$@"; do
-	t0=$SECONDS
+logs=build/phases
+
+# run_target TARGET: make it; prints its phase line; returns its status.
+run_target() {
+	local t0=$SECONDS rc
 	# shellcheck disable=SC2086 # a target and its variables, as words
-	${PHASE_MAKE:-make} $target
+	${PHASE_MAKE:-make} $1
 	rc=$?
 	if [ $rc = 0 ]; then
-		echo "# phase ${target%% *} $((SECONDS - t0))s"
+		echo "# phase ${1%% *} $((SECONDS - t0))s"
 	else
-		echo "# phase ${target%% *} $((SECONDS - t0))s (failed: exit $rc)"
-		echo "# phase total $((SECONDS - total))s (stopped at ${target%% *})"
+		echo "# phase ${1%% *} $((SECONDS - t0))s (failed: exit $rc)"
+	fi
+	return $rc
+}
+
+# run_group TARGET...: all at once; the first status that is not 0.
+run_group() {
+	local pids=() t rc=0 r i
+	mkdir -p $logs
+	for t in "${@:2}"; do
+		run_target "$t" > "$logs/${t%% *}.log" 2>&1 &
+		pids+=($!)
+	done
+	run_target "$1" || rc=$?
+	for i in "${!pids[@]}"; do
+		wait "${pids[i]}"
+		r=$?
+		[ $rc != 0 ] || rc=$r
+		t=${*:i+2:1}
+		echo "# --- output of ${t%% *}, run beside ${1%% *}"
+		cat "$logs/${t%% *}.log"
+	done
+	return $rc
+}
+
+group=()
+flush() {
+	[ ${#group[@]} -gt 0 ] || return 0
+	run_group "${group[@]}"
+	rc=$?
+	if [ $rc != 0 ]; then
+		echo "# phase total $((SECONDS - total))s (stopped at ${group[*]%% *})"
 		exit $rc
 	fi
+	group=()
+}
+joined=
+for arg in "$@"; do
+	if [ "$arg" = + ]; then
+		joined=1
+		continue
+	fi
+	[ -n "$joined" ] || flush
+	group+=("$arg")
+	joined=
 done
+flush
 echo "# phase total $((SECONDS - total))s"
