@@ -12,8 +12,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../config.sh"
 
 pkgs="build-essential make gcc sparse kmod cpio busybox-static qemu-system-x86
-      libelf-dev liblzma-dev libzstd-dev libcmocka-dev pkg-config binutils
-      clang libclang-rt-14-dev perl xz-utils zstd dkms python3 gawk
+      libelf-dev liblzma-dev libzstd-dev libcmocka-dev libzydis-dev pkg-config
+      binutils clang libclang-rt-14-dev perl xz-utils zstd dkms python3 gawk
       libelf-dev zlib1g-dev libjson-c-dev udev prometheus systemd"
 for k in $KVERS; do pkgs="$pkgs linux-headers-$k"; done
 
