@@ -40,17 +40,9 @@ expect_dmesg() { echo "# expect-dmesg: $*"; }
 # plan N: this file makes at least N checks (collect.sh fails it if fewer).
 plan() { echo "# plan $1"; }
 
-# Lines the kernel logged since mark_dmesg. A marker line in the log, not
-# a line count: the count stops growing once the ring buffer is full
-# (the stress tests fill it).
-mark_dmesg() {
-	_s=$(($(cat /tmp/dmesg.seq 2>/dev/null || echo 0) + 1))
-	echo $_s > /tmp/dmesg.seq
-	_m="sldtest-mark-$_s"
-	echo "$_m" > /tmp/dmesg.mark
-	echo "$_m" > /dev/kmsg
-}
-new_dmesg() { dmesg | sed -n "/$(cat /tmp/dmesg.mark)\$/,\$p" | sed 1d; }
+# mark_dmesg, new_dmesg: tests/lib/kmsg.sh (the booted system's too).
+# shellcheck source=SCRIPTDIR/kmsg.sh # the VM's /tests/kmsg.sh
+. /tests/kmsg.sh
 
 # msr_dev: the msr driver, for sldcpu (cpu-proof.sh proved vm.sh packed
 # it; loaded here where a file has not loaded it with its own options).

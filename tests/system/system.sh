@@ -169,9 +169,13 @@ in_root systemctl mask serial-getty@ttyS0.service >>"$log" 2>&1
 D=$root/usr/local/lib/sld-systest
 mkdir -p "$D/bin" "$root/var/lib/sld-systest"
 cp tests/lib/guest.sh "$D/guest-lib.sh"
-cp tests/system/run tests/lib/tap.sh tests/vm/kernel-errors.sh "$D/"
+cp tests/system/run tests/lib/tap.sh tests/lib/kmsg.sh tests/vm/kernel-errors.sh \
+	tests/vm/cpu-proof.sh "$D/"
 cp "tests/system/s-$scen.sh" "$D/scenario.sh"
 echo "$ver" > "$D/version"
+# The CPU every boot proves first (cpu-proof.sh, as a VM suite's boot
+# does): boots.sh boots the enforcing test CPU's Intel model.
+echo enforcing > "$root/var/lib/sld-systest/cpu"
 cp build/vmbin/sldhv build/vmbin/sldcpu "$D/bin/"
 cp tests/system/sld-systest.service "$root/etc/systemd/system/"
 in_root systemctl enable sld-systest.service >>"$log" 2>&1

@@ -1,9 +1,13 @@
 # The first check of every boot (tests/vm/init runs it before any test
-# file): the CPU does what the boot's label says (vm.sh writes the label
+# file, a demo or a benchmark; tests/system/run at every boot of a booted
+# system): the CPU does what the boot's label says (vm.sh writes the label
 # to /tests/cpu, and to /tests/cpu.ibt whether this kernel turns on
-# kernel IBT there). Every branch of lib.sh and the tests follows the
-# label, not the guest's /proc/cpuinfo, so a test CPU that lost its
-# split-lock emulation fails here instead of passing as a stock CPU.
+# kernel IBT there; tests/system/system.sh writes the label to
+# CPU_PROOF_DIR/cpu, and there the IBT expectation follows the booted
+# kernel's config by the same rule as vm.sh's). Every branch of lib.sh
+# and the tests follows the label, not the guest's /proc/cpuinfo, so a
+# test CPU that lost its split-lock emulation fails here instead of
+# passing as a stock CPU.
 #   enforcing  split-lock detection in the kernel's warn mode, bit 29 of
 #              every CPU's MSR_TEST_CTRL set (through the msr driver,
 #              which must be there), a user split lock traps, the ibt
@@ -16,12 +20,27 @@
 #   enforcing-nobld  the Intel model without bus-lock detection (as Ice
 #              Lake): split-lock detection as enforcing, no bus-lock trap
 #   *-ratelimit    either model with split_lock_detect=ratelimit:N
-# On failure the file exits 1 and init bails out of the boot.
+# Where no split lock raises #AC (the AMD model, ratelimit), one real
+# bus-lock #DB: a split lock on cpu0 with DEBUGCTL bit 2 set (by the
+# kernel, or here where the kernel leaves it clear, then restored), and
+# the kernel's own "took a bus_lock trap" line.
+# On failure the file exits 1 and the boot bails out.
 # shellcheck source=SCRIPTDIR/../lib/vm.sh # the VM's /tests/lib.sh
-. /tests/lib.sh
+[ -n "${CPU_PROOF_DIR:-}" ] || . /tests/lib.sh
 
-label=$(cat /tests/cpu)
-want_ibt=$(cat /tests/cpu.ibt)
+dir=${CPU_PROOF_DIR:-/tests}
+label=$(cat "$dir/cpu")
+if [ -f "$dir/cpu.ibt" ]; then
+	want_ibt=$(cat "$dir/cpu.ibt")
+else
+	case $label in
+	enforcing | enforcing-nobld) want_ibt=0
+		if grep -qx 'CONFIG_X86_KERNEL_IBT=y' "/boot/config-$(uname -r)"; then
+			want_ibt=1
+		fi ;;
+	*) want_ibt=0 ;;
+	esac
+fi
 flags=$(grep -m1 '^flags' /proc/cpuinfo)
 bad=
 # want WHAT YES|NO CONDITION...: CONDITION holds (yes) or not (no).
@@ -34,15 +53,36 @@ $_w: want $_yn, got $_got"
 }
 has_flag() { echo "$flags" | grep -qw "$1"; }
 in_dmesg() { dmesg | grep -q "$1"; }
-trapped() { new_dmesg | grep -q 'took a split_lock trap'; }
+trapped() { new_dmesg | grep -q 'sldproof/[0-9]* took a split_lock trap'; }
 SLD_WARN='x86/split lock detection: #AC: crashing the kernel on kernel split_locks and warning on user-space split_locks'
 IBT_ON='CET detected: Indirect Branch Tracking enabled'
 
-# The msr driver, for MSR_TEST_CTRL here and for msr_matches later:
-# vm.sh packs it (or the kernel has it built in); unloaded again after,
-# so that a test can load it with its own parameters.
+# bus_lock_trap: a split lock on cpu0 with DEBUGCTL bit 2 set takes the
+# bus-lock #DB and the kernel says so; DEBUGCTL as it was after.
+bus_lock_trap() {
+	_was=$(sldcpu msr 0 0x1d9) || return 1
+	sldcpu msr 0 0x1d9 "$(printf '0x%x' $((_was | 4)))" > /dev/null || return 1
+	mark_dmesg
+	sldhv oncpu 0 "$locker" op add split > /dev/null
+	new_dmesg | grep -q 'sldproof/[0-9]* took a bus_lock trap'
+	_r=$?
+	sldcpu msr 0 0x1d9 "$_was" > /dev/null
+	return $_r
+}
+
+# The msr driver, for MSR_TEST_CTRL and DEBUGCTL here and for
+# msr_matches later: vm.sh packs it (a booted system has its module, or
+# the kernel has it built in); writes allowed without a warning (the
+# bus-lock proof sets DEBUGCTL); unloaded again after, so that a test can
+# load it with its own parameters.
 msr_loaded=
-[ -e /dev/cpu/0/msr ] || { insmod /kmod/msr.ko && msr_loaded=1; }
+if [ ! -e /dev/cpu/0/msr ]; then
+	if [ -e /kmod/msr.ko ]; then
+		insmod /kmod/msr.ko allow_writes=on && msr_loaded=1
+	else
+		modprobe msr allow_writes=on && msr_loaded=1
+	fi
+fi
 # bld: the bus-lock trap's CPUID flag (both test CPU models,
 # tests/qemu/0005); the AMD model has no MSR_TEST_CTRL (a read faults).
 # A *-ratelimit label (the kernel in split_lock_detect=ratelimit:N): the
@@ -81,6 +121,11 @@ if [ "$yn" != bad ]; then
 	# SLD_KO boots (vm.sh) have no test binaries: the flags and the
 	# kernel's lines only.
 	if command -v sldcpu > /dev/null; then
+		# The locker: a copy of sldcpu named sldproof, so that no rule of
+		# a booted system's /etc/sld-compat (a comm, the file's path)
+		# relieves it, and its trap lines are told from the tests'.
+		locker=/tmp/sldproof
+		cp "$(command -v sldcpu)" "$locker"
 		c=0
 		while [ -e /sys/devices/system/cpu/cpu$c ]; do
 			if m=$(sldcpu msr $c 0x33 2>&1); then r=ok; else r=faults; fi
@@ -95,8 +140,11 @@ cpu$c MSR_TEST_CTRL: want $sld, got '$m'"
 		done
 		if [ $yn = yes ]; then
 			mark_dmesg
-			sldcpu op add split > /dev/null
+			"$locker" op add split > /dev/null
 			want "a user split lock traps (dmesg: took a split_lock trap)" yes trapped
+		elif [ "$bld" = yes ]; then
+			want "a split lock under DEBUGCTL bit 2 takes the bus-lock #DB (dmesg: took a bus_lock trap)" \
+				yes bus_lock_trap
 		fi
 	fi
 fi

@@ -147,7 +147,7 @@ rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mod,kmod,tests/bin,"lib/modules/$kver"}
 # The TAP library the host's tests use too (tests/lib/vm.sh, the suite's
 # /tests/lib.sh, sources it).
-cp "$top/tests/lib/tap.sh" "$root/tests/tap.sh"
+cp "$top/tests/lib/tap.sh" "$top/tests/lib/kmsg.sh" "$root/tests/"
 cp /bin/busybox "$root/bin/busybox"
 cp "$top/tests/vm/init" "$root/init"
 chmod +x "$root/init"
@@ -365,12 +365,26 @@ if [ -s "$dcon" ]; then
 	tr -d '\r' < "$dcon" >> "$log"
 fi
 
+# A demo or bench boot proves its CPU first too (tests/vm/init): one that
+# bailed out showed nothing about the CPU it was given.
+if [ "$mode" = demo ] || [ "$mode" = bench ]; then
+	proof=$(grep -m1 -E '^(not )?ok 1 - the CPU is|^Bail out!' "$log")
+	case $proof in
+	"ok 1 - "*) echo "cpu-proof: ${proof#ok 1 - }" ;;
+	*)
+		grep -A20 -E '^not ok 1 - the CPU is' "$log" | grep '^#' >&2
+		echo "vm.sh: the $mode boot's CPU is not the ${VM_CPU:-stock} CPU it was given, see $log" >&2
+		exit 1 ;;
+	esac
+fi
+# The proof's harness lines are not the demo's story.
+harness='/^# \(end-of-file\|exit-status\|seconds\) /d;/^# --- cpu-proof.sh$/d;/^ok 1 - the CPU is/d'
 if [ "$mode" = demo ]; then
-	sed -n '/@@@ BEGIN demo/,/^@@@ END$/p' "$log" | sed '1d;$d'
+	sed -n '/@@@ BEGIN demo/,/^@@@ END$/p' "$log" | sed '1d;$d' | sed "$harness"
 	exit 0
 fi
 if [ "$mode" = bench ]; then
-	sed -n '/@@@ BEGIN bench/,/^@@@ END$/p' "$log" | sed '1d;$d' > "$out/$kver-bench.txt"
+	sed -n '/@@@ BEGIN bench/,/^@@@ END$/p' "$log" | sed '1d;$d' | sed "$harness" > "$out/$kver-bench.txt"
 	grep -q '^@@@ END$' "$log" || { echo "vm.sh: bench VM did not finish, see $log" >&2; exit 1; }
 	if grep -qE "$KERNEL_ERRORS" "$log"; then
 		echo "vm.sh: the bench VM logged a kernel error, see $log" >&2
