@@ -29,23 +29,37 @@ run_target() {
 	return $rc
 }
 
-# run_group TARGET...: all at once; the first status that is not 0.
+# run_group TARGET...: all at once; the first status that is not 0. The
+# others run in process groups of their own (set -m), so that an
+# interrupt or a stop of the run ends them too: a background job of a
+# script ignores the terminal's SIGINT, and would run on (its VMs, apt in
+# a chroot) into the next `make check`.
+bg_pids=()
+stop_bg() {
+	local p
+	for p in "${bg_pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null; done
+}
 run_group() {
-	local pids=() t rc=0 r i
+	local t rc=0 r i
 	mkdir -p $logs
+	bg_pids=()
+	set -m
 	for t in "${@:2}"; do
 		run_target "$t" > "$logs/${t%% *}.log" 2>&1 &
-		pids+=($!)
+		bg_pids+=($!)
 	done
+	set +m
+	trap 'stop_bg; exit 130' INT TERM
 	run_target "$1" || rc=$?
-	for i in "${!pids[@]}"; do
-		wait "${pids[i]}"
+	for i in "${!bg_pids[@]}"; do
+		wait "${bg_pids[i]}"
 		r=$?
 		[ $rc != 0 ] || rc=$r
 		t=${*:i+2:1}
 		echo "# --- output of ${t%% *}, run beside ${1%% *}"
 		cat "$logs/${t%% *}.log"
 	done
+	trap - INT TERM
 	return $rc
 }
 
