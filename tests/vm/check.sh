@@ -18,6 +18,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=SCRIPTDIR/../config.sh
 . "$top/tests/config.sh"
 read -r -a kvers <<< "$KVERS"
+# The matrix, for the boots too (vm.sh tells the guest; a boot of its own
+# defaults to full).
+export VM_MATRIX=${VM_MATRIX:-check}
 case ${SUITE_CPU:-enforcing} in
 enforcing) cpu=enforcing ;;
 stock) cpu= ;;
