@@ -45,7 +45,9 @@ run_group() {
 	bg_pids=()
 	set -m
 	for t in "${@:2}"; do
-		run_target "$t" > "$logs/${t%% *}.log" 2>&1 &
+		# stdin as without job control: in a process group of its own a
+		# reader of the terminal (QEMU's -serial stdio) would be stopped.
+		run_target "$t" > "$logs/${t%% *}.log" 2>&1 < /dev/null &
 		bg_pids+=($!)
 	done
 	set +m
