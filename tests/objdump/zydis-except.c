@@ -491,12 +491,14 @@ static bool ex_padlock(const uint8_t *b, size_t n, const struct verdict *s,
 /* ---- newer than Zydis 4.0 (2022), in objdump 2.40 (2023) ------------- */
 
 /*
- * RAO-INT's aadd, aand, aor, axor (0f 38 fc, memory only), newer than
- * Zydis 4.0: legacy map 0f38 has no immediates, so x86scan's length must
- * be movbe's (0f 38 f0) with the same operand, less the 66/f2/f3.
+ * newer_like: an instruction newer than Zydis 4.0 at b, opcode 0f MAP OPC
+ * (with a memory operand where MEM), stands as STANDIN does: the same
+ * bytes with 0f MAP STANDIN, less the 66/f2/f3, must give Zydis
+ * x86scan's length.
  */
-static bool ex_rao(const uint8_t *b, size_t n, const struct verdict *s,
-		   const struct verdict *z)
+static bool newer_like(const uint8_t *b, size_t n, const struct verdict *s,
+		       const struct verdict *z, uint8_t map, uint8_t opc,
+		       uint8_t standin, bool mem)
 {
 	size_t op;
 	struct fix f;
@@ -506,11 +508,22 @@ static bool ex_rao(const uint8_t *b, size_t n, const struct verdict *s,
 		return false;
 	k = drop_sse_prefixes(b, n, &f);
 	op = opcode_at(f.b, f.n);
-	if (op + 3 >= f.n || f.b[op] != 0x0f || f.b[op + 1] != 0x38 ||
-	    f.b[op + 2] != 0xfc || (f.b[op + 3] >> 6) == 3)
+	if (op + 2 + mem >= f.n || f.b[op] != 0x0f || f.b[op + 1] != map ||
+	    f.b[op + 2] != opc || (mem && (f.b[op + 3] >> 6) == 3))
 		return false;
-	f.b[op + 2] = 0xf0;
+	f.b[op + 2] = standin;
 	return agree_fixed(&f, s, k);
+}
+
+/*
+ * RAO-INT's aadd, aand, aor, axor (0f 38 fc, memory only), newer than
+ * Zydis 4.0: legacy map 0f38 has no immediates, so x86scan's length must
+ * be movbe's (0f 38 f0) with the same operand, less the 66/f2/f3.
+ */
+static bool ex_rao(const uint8_t *b, size_t n, const struct verdict *s,
+		   const struct verdict *z)
+{
+	return newer_like(b, n, s, z, 0x38, 0xfc, 0xf0, true);
 }
 
 /*
@@ -539,19 +552,7 @@ static bool ex_hreset(const uint8_t *b, size_t n, const struct verdict *s,
 static bool ex_msrlist(const uint8_t *b, size_t n, const struct verdict *s,
 		       const struct verdict *z)
 {
-	size_t op;
-	struct fix f;
-	int k;
-
-	if (z->zst != ZYDIS_STATUS_DECODING_ERROR || s->find != X86_F_NONE)
-		return false;
-	k = drop_sse_prefixes(b, n, &f);
-	op = opcode_at(f.b, f.n);
-	if (op + 2 >= f.n || f.b[op] != 0x0f || f.b[op + 1] != 0x01 ||
-	    f.b[op + 2] != 0xc6)
-		return false;
-	f.b[op + 2] = 0xd0;
-	return agree_fixed(&f, s, k);
+	return newer_like(b, n, s, z, 0x01, 0xc6, 0xd0, false);
 }
 
 /* ---- VEX, EVEX, XOP ---------------------------------------------------- */
