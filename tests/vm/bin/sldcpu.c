@@ -277,7 +277,8 @@ static int do_op(const char *kind, const char *how)
 	if (op(kind, p))
 		return usage();
 	t = now_ns() - t;
-	printf("us=%llu\n", (unsigned long long)(t / 1000));
+	/* The pid names the task in the kernel's trap line. */
+	printf("pid=%d us=%llu\n", (int)getpid(), (unsigned long long)(t / 1000));
 	return 0;
 }
 
