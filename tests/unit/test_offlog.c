@@ -192,6 +192,125 @@ static void test_edges(void **state)
 	off_log_free(&l);
 }
 
+/*
+ * sld_compat's own line names the task escaped (\xNN, as the module
+ * shows every name), and /dev/kmsg escapes that backslash once more: the
+ * comm is the task's own bytes again, a 15-byte name with escapes fits.
+ */
+static void test_compat_escaped(void **state)
+{
+	const struct off_task *t;
+	struct off_log l;
+
+	(void)state;
+	parse_str(&l, "4,1,2,-;sld_compat: split lock by exempt-comm task off\\x5cx0aline[7]: handled in warn mode without penalty, SLD off while it runs\n"
+		  "4,2,3,-;sld_compat: split lock by exempt-comm task off\\x5cx5cx0a[8]: handled in warn mode without penalty, SLD off while it runs\n"
+		  "4,3,4,-;sld_compat: split lock by hypervisor task 0123456789abc\\x5cx1b\\x5cx0a[9]: handled in warn mode without penalty, SLD off while it runs\n"
+		  "[ 5.5] h kernel: sld_compat: split lock by exempt-path task off\\x1b[7mesc[10]: handled in warn mode without penalty, SLD off while it runs\n");
+	assert_int_equal(l.bad, 0);
+	assert_int_equal(l.n, 4);
+	t = one(&l, "off\nline", 7, OFF_HANDLED, 1);
+	assert_string_equal(t->why, "exempt-comm");
+	one(&l, "off\\x0a", 8, OFF_HANDLED, 1);
+	one(&l, "0123456789abc\033\n", 9, OFF_HANDLED, 1);
+	t = one(&l, "off\033[7mesc", 10, OFF_HANDLED, 1);
+	assert_string_equal(t->why, "exempt-path");
+	off_log_free(&l);
+	/* Past 15 bytes unescaped, or a NUL: bad. */
+	parse_str(&l, "4,1,2,-;sld_compat: split lock by exempt-comm task 0123456789abcdef[7]: handled in warn mode\n"
+		  "4,2,3,-;sld_compat: split lock by exempt-comm task a\\x5cx00b[8]: handled in warn mode\n");
+	assert_int_equal(l.bad, 2);
+	assert_int_equal(l.n, 0);
+	off_log_free(&l);
+}
+
+/*
+ * Records the kernels wrote themselves, as /dev/kmsg gave them, captured
+ * from tests/vm/t/58-offenders.sh on the enforcing test CPU: Debian 12's
+ * 6.1 and 6.12 (intel.c) and trixie-backports' 7.3 (bus_lock.c), the
+ * Intel model in warn mode (the #DB with DEBUGCTL bit 2 set by hand)
+ * and the AMD model (the kernel's own bit 2). Names hold a space, a
+ * newline, an ESC sequence, a backslash and a '/', each undone from its
+ * \xNN once.
+ */
+static const struct {
+	const char *line, *comm;
+	int pid;
+	enum off_kind kind;
+} real_lines[] = {
+	/* 6.1.0-57-amd64, Intel model, warn mode */
+	{ "4,401,25036078,-;x86/split lock detection: #AC: off space/210 took a split_lock trap at address: 0x4024e9",
+	  "off space", 210, OFF_SPLIT_LOCK },
+	{ "4,404,26022336,-;x86/split lock detection: #AC: off\\x0aline/231 took a split_lock trap at address: 0x4024e9",
+	  "off\nline", 231, OFF_SPLIT_LOCK },
+	{ "4,407,30174227,-;x86/split lock detection: #AC: off\\x1b[7mesc/268 took a split_lock trap at address: 0x4024e9",
+	  "off\033[7mesc", 268, OFF_SPLIT_LOCK },
+	{ "4,410,36191531,-;x86/split lock detection: #AC: off\\x5cx0a/307 took a split_lock trap at address: 0x4024e9",
+	  "off\\x0a", 307, OFF_SPLIT_LOCK },
+	{ "4,412,38203714,-;x86/split lock detection: #AC: CPU 1/KVM/343 took a split_lock trap at address: 0x4024e9",
+	  "CPU 1/KVM", 343, OFF_SPLIT_LOCK },
+	{ "4,418,45137660,-;x86/split lock detection: #DB: offcount/386 took a bus_lock trap at address: 0x4024f1",
+	  "offcount", 386, OFF_BUS_LOCK },
+	/* 6.12.107+deb12-amd64, Intel model, warn mode */
+	{ "4,401,18239345,-;x86/split lock detection: #AC: off space/262 took a split_lock trap at address: 0x4024e9",
+	  "off space", 262, OFF_SPLIT_LOCK },
+	{ "4,404,20163511,-;x86/split lock detection: #AC: off\\x0aline/300 took a split_lock trap at address: 0x4024e9",
+	  "off\nline", 300, OFF_SPLIT_LOCK },
+	{ "4,407,22510467,-;x86/split lock detection: #AC: off\\x1b[7mesc/339 took a split_lock trap at address: 0x4024e9",
+	  "off\033[7mesc", 339, OFF_SPLIT_LOCK },
+	{ "4,409,24050311,-;x86/split lock detection: #AC: off\\x5cx0a/375 took a split_lock trap at address: 0x4024e9",
+	  "off\\x0a", 375, OFF_SPLIT_LOCK },
+	{ "4,412,24858614,-;x86/split lock detection: #AC: CPU 1/KVM/394 took a split_lock trap at address: 0x4024e9",
+	  "CPU 1/KVM", 394, OFF_SPLIT_LOCK },
+	{ "4,418,31574240,-;x86/split lock detection: #DB: offcount/455 took a bus_lock trap at address: 0x4024f1",
+	  "offcount", 455, OFF_BUS_LOCK },
+	/* 7.3.4+deb13-amd64, Intel model, warn mode */
+	{ "4,400,18124854,-;x86/split lock detection: #AC: off space/206 took a split_lock trap at address: 0x4024e9",
+	  "off space", 206, OFF_SPLIT_LOCK },
+	{ "4,403,20324120,-;x86/split lock detection: #AC: off\\x0aline/244 took a split_lock trap at address: 0x4024e9",
+	  "off\nline", 244, OFF_SPLIT_LOCK },
+	{ "4,406,21582632,-;x86/split lock detection: #AC: off\\x1b[7mesc/280 took a split_lock trap at address: 0x4024e9",
+	  "off\033[7mesc", 280, OFF_SPLIT_LOCK },
+	{ "4,408,22950203,-;x86/split lock detection: #AC: off\\x5cx0a/318 took a split_lock trap at address: 0x4024e9",
+	  "off\\x0a", 318, OFF_SPLIT_LOCK },
+	{ "4,410,23326744,-;x86/split lock detection: #AC: CPU 1/KVM/337 took a split_lock trap at address: 0x4024e9",
+	  "CPU 1/KVM", 337, OFF_SPLIT_LOCK },
+	{ "4,417,30522633,-;x86/split lock detection: #DB: offcount/395 took a bus_lock trap at address: 0x4024f1",
+	  "offcount", 395, OFF_BUS_LOCK },
+	/* 7.3.4+deb13-amd64, AMD model: #DB only */
+	{ "4,395,14786047,-;x86/split lock detection: #DB: offplain/176 took a bus_lock trap at address: 0x4024f1",
+	  "offplain", 176, OFF_BUS_LOCK },
+	{ "4,398,16497020,-;x86/split lock detection: #DB: off space/214 took a bus_lock trap at address: 0x4024f1",
+	  "off space", 214, OFF_BUS_LOCK },
+	{ "4,400,17477346,-;x86/split lock detection: #DB: off\\x0aline/247 took a bus_lock trap at address: 0x4024f1",
+	  "off\nline", 247, OFF_BUS_LOCK },
+	{ "4,403,17820126,-;x86/split lock detection: #DB: off\\x1b[7mesc/267 took a bus_lock trap at address: 0x4024f1",
+	  "off\033[7mesc", 267, OFF_BUS_LOCK },
+	{ "4,406,18981595,-;x86/split lock detection: #DB: off\\x5cx0a/302 took a bus_lock trap at address: 0x4024f1",
+	  "off\\x0a", 302, OFF_BUS_LOCK },
+	{ "4,409,20629697,-;x86/split lock detection: #DB: CPU 1/KVM/339 took a bus_lock trap at address: 0x4024f1",
+	  "CPU 1/KVM", 339, OFF_BUS_LOCK },
+};
+
+static void test_real_lines(void **state)
+{
+	const struct off_task *t;
+	struct off_log l;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(real_lines) / sizeof(real_lines[0]); i++) {
+		parse_str(&l, real_lines[i].line);
+		if (l.bad || l.matched != 1 || l.n != 1)
+			fail_msg("line %zu: bad %lu matched %lu tasks %zu: %s", i,
+				 l.bad, l.matched, l.n, real_lines[i].line);
+		t = one(&l, real_lines[i].comm, real_lines[i].pid,
+			real_lines[i].kind, 1);
+		assert_int_equal(strlen(t->comm), strlen(real_lines[i].comm));
+		off_log_free(&l);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -200,6 +319,8 @@ int main(void)
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_nul_time),
 		cmocka_unit_test(test_edges),
+		cmocka_unit_test(test_compat_escaped),
+		cmocka_unit_test(test_real_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,7 +44,9 @@
  *       thread doing N split locks GAP_US apart on its CPU (spin); all
  *       stay HOLD_MS more (or until STOPFILE exists), then end; prints
  *       "threads=T locks=N slow=S counter=C" (T: tasks that ran, the
- *       main thread's included; S as for time)
+ *       main thread's included; S as for time). SLDCPU_VCPU_COMM=NAME:
+ *       the "vCPU" thread names itself NAME first (prctl), as QEMU's
+ *       "CPU 0/KVM"
  *   sldcpu churn N
  *       N threads started and joined one after another, as QEMU's worker
  *       pool makes and ends them; prints "threads=N ns_per_thread=T"
@@ -182,9 +184,12 @@ static void *vcpu_thread(void *arg)
 {
 	struct vcpu_run *r = arg;
 	uint32_t *p = target("split");
+	const char *comm = getenv("SLDCPU_VCPU_COMM");
 	uint64_t t;
 	int i;
 
+	if (comm)
+		prctl(PR_SET_NAME, comm);
 	*p = 0;
 	for (i = 0; i < r->n; i++) {
 		spin_us(r->gap_us);

@@ -299,10 +299,19 @@ static int kernel_line(struct span s, struct hit *h)
 	return -1;
 }
 
-/* "split lock by WHY task COMM[PID]: handled in warn mode ..." */
+/*
+ * "split lock by WHY task COMM[PID]: handled in warn mode ...". sld_compat
+ * writes COMM escaped (src/schema/escape.h: \xNN for every byte outside
+ * printable ASCII and for the backslash), which is undone here, once
+ * more than /dev/kmsg's own escapes: a task named "a\nb" is logged as
+ * "a\x0ab" (/dev/kmsg shows "a\x5cx0ab"), and its comm is "a\nb" again.
+ */
 static int compat_line(struct span s, struct hit *h)
 {
 	const char *tail = last_of(s, COMPAT_TAIL), *sp;
+	char un[4 * OFF_COMM_MAX + 16];	/* COMM escaped, '[', PID */
+	struct span u = { un, 0 };
+	size_t i;
 
 	if (!tail)
 		return -1;
@@ -317,8 +326,19 @@ static int compat_line(struct span s, struct hit *h)
 	if (!ends(s, "]"))
 		return -1;
 	s.n--;
+	for (i = 0; i < s.n; i++) {
+		if (u.n == sizeof(un))
+			return -1;
+		if (s.p[i] == '\\' && i + 3 < s.n && s.p[i + 1] == 'x' &&
+		    hexval(s.p[i + 2]) >= 0 && hexval(s.p[i + 3]) >= 0) {
+			un[u.n++] = (char)(hexval(s.p[i + 2]) * 16 + hexval(s.p[i + 3]));
+			i += 3;
+		} else {
+			un[u.n++] = s.p[i];
+		}
+	}
 	h->kind = OFF_HANDLED;
-	return comm_pid(s, '[', h);
+	return comm_pid(u, '[', h);
 }
 
 /*

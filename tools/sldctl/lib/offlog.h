@@ -15,7 +15,8 @@
  *	#AC: COMM/PID fatal split_lock trap at address: 0xADDR
  *	#AC: COMM/PID bogus split_lock trap at address: 0xADDR
  *	#DB: COMM/PID took a bus_lock trap at address: 0xADDR
- * and from sld_compat (task/task.c):
+ * and from sld_compat (engine/task/task.c), COMM escaped as it shows
+ * names (\xNN, src/schema/escape.h), which the parser undoes:
  *	sld_compat: split lock by WHY task COMM[PID]: handled in warn mode ...
  * COMM may hold spaces, '/' and '[' (a task names itself): the PID is
  * the last "/NUMBER" (or "[NUMBER]") before the fixed tail.
