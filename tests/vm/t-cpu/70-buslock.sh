@@ -9,7 +9,7 @@
 #    bit 2 on every CPU, no #AC, each bus lock past one a second sleeps;
 #  - the AMD model (VM_CPU=enforcing-amd): no split-lock detection, no
 #    MSR_TEST_CTRL or IA32_CORE_CAPABILITIES; a kernel without AMD
-#    bus-lock support (before 6.13) never sets bit 2, so this test does;
+#    bus-lock support (6.12) never sets bit 2, so this test does;
 #    one with it (trixie-backports' 7.3 in make cpu-check, Debian
 #    unstable's 7.x in cpu-check-sid) sets it on every CPU and says "#DB: warning on
 #    user-space bus_locks", and with ratelimit:1 sleeps as on Intel.
@@ -23,10 +23,13 @@ BLD=0x4
 insmod /kmod/msr.ko allow_writes=on
 cpuinfo=$(grep -m1 '^flags' /proc/cpuinfo)
 like "$cpuinfo" ' bus_lock_detect( |$)' "/proc/cpuinfo: bus_lock_detect (CPUID.(7,0):ECX[24])"
+# The model and mode the boot declares, and the table's word on the bit
+# the kernel set (lib.sh kernel_bld), not the guest's /proc.
+kernel_bld
 amd=0
-grep -q '^vendor_id.*AuthenticAMD' /proc/cpuinfo && amd=1
+[ "$BLD_MODEL" = enforcing-amd ] && amd=1
 ratelimit=0
-grep -q 'split_lock_detect=ratelimit:1' /proc/cmdline && ratelimit=1
+[ "$BLD_MODE" = ratelimit ] && ratelimit=1
 
 # bus_locks_on CPU KIND N: N locked ops KIND (split|aligned) pinned to
 # CPU, 30 ms apart; prints the kernel's bus_lock and split_lock lines.
@@ -54,20 +57,14 @@ if [ $ratelimit = 1 ]; then
 		"ratelimit:1: the kernel takes the #DB path"
 fi
 # The kernel's own setting of bit 2: on only where it handles bus locks by
-# #DB (Intel: ratelimit; AMD: every mode but off, from 6.13 on; 6.12 reads
-# the CPUID bit but sets DEBUGCTL only in init_intel()).
-if [ $amd = 1 ]; then
-	case $(uname -r) in
-	6.1.* | 6.1[0-2].*) want=0x0 why="this kernel has no AMD bus-lock support" ;;
-	*) want=$BLD why="the kernel set it (AMD bus-lock support)" ;;
-	esac
-elif [ $ratelimit = 1 ]; then
-	want=$BLD why="ratelimit: the kernel set it"
-else
-	want=0x0 why="warn mode: the kernel left it off (#AC does the job)"
-fi
+# #DB (the table, lib.sh BLD_TABLE: Intel in ratelimit; AMD on a kernel
+# with AMD bus-lock support, every mode but off; 6.12 reads the CPUID bit
+# but sets DEBUGCTL only in init_intel()).
+run "the table has a row for $(cat /tests/cpu) on $(uname -r)" [ "$KBLD" != unknown ]
+want=0x0
+[ "$KBLD" = 1 ] && want=$BLD
 is "$(sldcpu msr 0 $DEBUGCTL) $(sldcpu msr 1 $DEBUGCTL)" "$want $want" \
-	"DEBUGCTL bit 2 on cpu0 and cpu1: $why"
+	"DEBUGCTL bit 2 on cpu0 and cpu1 as the table says: $KBLD_WHY"
 if [ $amd = 1 ] && [ $ratelimit = 0 ]; then
 	# sld_state_show(): no #AC on AMD, so warn mode says #DB. 6.12 says
 	# so too (it reads the CPUID bit on any vendor) but sets DEBUGCTL
