@@ -46,6 +46,36 @@ debroot_reachable() {
 		"${mirror%/}/dists/$1/InRelease" "$2"
 }
 
+# The packages a booted-system root gets from debootstrap: its own kernel,
+# headers, DKMS and initramfs, systemd as PID 1 (tests/system/system.sh);
+# gcc, make and libc6-dev for the modules tests/vm/sid.sh builds in its
+# trixie-backports root, which starts from the same tarball.
+DEBROOT_SYSTEM_PKGS=systemd-sysv,udev,kmod,dbus,linux-image-amd64,linux-headers-amd64,dkms,initramfs-tools,e2fsprogs,procps,openssl,gcc,make,libc6-dev
+
+# debroot_system_tar RELEASE TAR ARCHIVES LOG: RELEASE debootstrapped from
+# $mirror with DEBROOT_SYSTEM_PKGS into the tarball TAR (apt's downloads
+# kept in ARCHIVES), unless a TAR younger than a month is there. One
+# debootstrap a release (issue #43): make check makes Debian 13's in the
+# background for the backports root and boots it last; the lock lets the
+# second wait for the first. Prints the debootstrap's seconds.
+debroot_system_tar() {
+	local rel=$1 tar=$2 archives=$3 log=$4
+	mkdir -p "$(dirname "$tar")" "$archives"
+	(
+		flock 9
+		[ ! -s "$tar" ] || [ -n "$(find "$tar" -mtime +30)" ] || exit 0
+		mk=$(dirname "$tar")/mk-$rel
+		rm -rf "$mk"
+		s=$SECONDS
+		debootstrap --variant=minbase --cache-dir="$archives" \
+			--include="$DEBROOT_SYSTEM_PKGS" "$rel" "$mk" "$mirror" >>"$log" 2>&1 ||
+			{ rm -rf "$mk"; exit 1; }
+		echo "# debootstrap $rel: $((SECONDS - s)) s"
+		tar -C "$mk" --numeric-owner --xattrs -cf "$tar.tmp" . &&
+			mv "$tar.tmp" "$tar" && rm -rf "$mk"
+	) 9>"$tar.lock"
+}
+
 # debroot_umount: every mount below $root, deepest first.
 debroot_umount() {
 	local m

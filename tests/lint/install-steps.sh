@@ -232,8 +232,8 @@ is "$unused" "" "every allow-list entry matches a command of $readme"
 
 # The allow-list's reason for dkms and the headers holds: debootstrap
 # puts them into the root.
-like "$(grep -o -- '--include=[^ ]*' tests/system/system.sh)" \
-	'[=,]dkms(,|$)' "tests/system/system.sh: debootstrap includes dkms"
-like "$(grep -o -- '--include=[^ ]*' tests/system/system.sh)" \
-	'[=,]linux-headers-amd64(,|$)' "tests/system/system.sh: debootstrap includes linux-headers-amd64"
+like "$(grep -o "^DEBROOT_SYSTEM_PKGS=.*" tests/lib/debroot.sh)" \
+	'[=,]dkms(,|$)' "tests/lib/debroot.sh: the system root's debootstrap includes dkms"
+like "$(grep -o "^DEBROOT_SYSTEM_PKGS=.*" tests/lib/debroot.sh)" \
+	'[=,]linux-headers-amd64(,|$)' "tests/lib/debroot.sh: the system root's debootstrap includes linux-headers-amd64"
 tap_done

@@ -121,15 +121,9 @@ echo "# mirror $mirror, security $security${http_proxy:+, proxy $http_proxy}"
 if [ ! -s "$base" ] || [ -n "$(find "$base" -mtime +30)" ]; then
 	debroot_reachable "$rel" "$work/InRelease" >>"$log" 2>&1 ||
 		bail "cannot reach Debian's $rel at $mirror (see $log)"
-	rm -rf "$cache/mk-$rel"
-	s=$SECONDS
-	logged debootstrap --variant=minbase --cache-dir="$archives" \
-		--include=systemd-sysv,udev,kmod,dbus,linux-image-amd64,linux-headers-amd64,dkms,initramfs-tools,e2fsprogs,procps,openssl \
-		"$rel" "$cache/mk-$rel" "$mirror" || bail "debootstrap $rel failed (see $log)"
-	echo "# debootstrap $rel: $((SECONDS - s)) s"
-	tar -C "$cache/mk-$rel" --numeric-owner --xattrs -cf "$base.tmp" . && mv "$base.tmp" "$base"
-	rm -rf "$cache/mk-$rel"
 fi
+debroot_system_tar "$rel" "$base" "$archives" "$log" ||
+	bail "debootstrap $rel failed (see $log)"
 mkdir -p "$root"
 tar -C "$root" --numeric-owner --xattrs -xf "$base" || bail "cannot unpack $base"
 kver=$(find "$root/lib/modules" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -n1)

@@ -146,15 +146,36 @@ command -v debootstrap >/dev/null ||
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=900 \
 		--no-install-recommends debootstrap >/dev/null
 
-# 1. The root, once.
-if [ ! -f "$root/.sld-base" ]; then
+# make_root: the root at $root. Debian 13's is unpacked from the booted
+# system's tarball (tests/lib/debroot.sh: one debootstrap for both; it
+# has gcc, make, libc6-dev and kmod), unstable's debootstrapped here.
+make_root() {
+	local dlog=$SLD_CACHE/$kind-debootstrap.log
+	if [ "$kind" = bpo ]; then
+		# shellcheck source=SCRIPTDIR/../lib/debroot.sh
+		. "$top/tests/lib/debroot.sh"
+		echo "$kind: $what from Debian 13's system root" >&2
+		local tar=$SLD_CACHE/system/trixie-root.tar
+		if ! debroot_system_tar trixie "$tar" "$SLD_CACHE/system/archives" "$dlog" >&2; then
+			echo "sid.sh: debootstrap failed, see $dlog" >&2
+			exit 1
+		fi
+		mkdir -p "$root"
+		tar -C "$root" --numeric-owner --xattrs -xf "$tar"
+		return 0
+	fi
 	echo "$kind: debootstrap $what into $root"
-	rm -rf "$root"
 	debootstrap --variant=minbase --include=gcc,make,libc6-dev,kmod \
-		"$suite" "$root" "$mirror" > "$SLD_CACHE/$kind-debootstrap.log" 2>&1 || {
-		echo "sid.sh: debootstrap failed, see $SLD_CACHE/$kind-debootstrap.log" >&2
+		"$suite" "$root" "$mirror" > "$dlog" 2>&1 || {
+		echo "sid.sh: debootstrap failed, see $dlog" >&2
 		exit 1
 	}
+}
+
+# 1. The root, once.
+if [ ! -f "$root/.sld-base" ]; then
+	rm -rf "$root"
+	make_root
 	echo "$sources" > "$root/etc/apt/sources.list"
 	printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
 	chmod +x "$root/usr/sbin/policy-rc.d"
