@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # The project's address and maintainer are set once, in
 # packaging/project.mk. What must carry them written out is checked
-# against it here: README.md, packaging/debian/control, copyright and
-# changelog, the rpm spec and sldctl(8); and every .example address in
-# those files is one of project.mk's (one set of placeholders, not
-# several). Part of `make lint`; TAP on stdout.
+# against it here: README.md, packaging/debian/control, copyright,
+# changelog, watch and upstream/metadata, the rpm spec and sldctl(8); and
+# every .example address in those files is one of project.mk's (one set
+# of placeholders, not several). Part of `make lint`; TAP on stdout.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -32,6 +32,12 @@ is "$(field Source packaging/debian/copyright)" "$url" "debian/copyright: Source
 is "$(field Upstream-Contact packaging/debian/copyright)" "$maint" "debian/copyright: Upstream-Contact"
 is "$(sed -n '0,/^ -- /s/^ -- \(.*>\)  .*/\1/p' packaging/debian/changelog)" "$maint" \
 	"debian/changelog: the newest entry's maintainer"
+meta=packaging/debian/upstream/metadata
+is "$(field Bug-Database $meta)" "$bugs" "debian/upstream/metadata: Bug-Database"
+is "$(field Bug-Submit $meta)" "$bugs" "debian/upstream/metadata: Bug-Submit"
+is "$(field Repository $meta)" "$vcs" "debian/upstream/metadata: Repository"
+is "$(field Repository-Browse $meta)" "$url" "debian/upstream/metadata: Repository-Browse"
+run "debian/watch: reads the tags of $vcs" grep -qE "^ *$vcs( |\\\\?$)" packaging/debian/watch
 spec=packaging/rpm/sld-compat.spec
 is "$(field URL $spec)" "$url" "rpm spec: URL"
 is "$(sed -n '/^%changelog/,$s/^\* [A-Z][a-z]* [A-Z][a-z]* [0-9]* [0-9]* \(.*>\) - .*/\1/p' $spec | head -n1)" \
@@ -47,7 +53,7 @@ run "README.md: Reporting bugs gives $bugs" sh -c \
 
 # One set of placeholders: every .example address is one of project.mk's.
 files=(README.md docs/*.md "$ctl" packaging/debian/copyright packaging/debian/changelog
-	"$spec" packaging/sldctl.8)
+	packaging/debian/watch "$meta" "$spec" packaging/sldctl.8)
 bad=
 while read -r a; do
 	[ "$a" = "$url" ] || [ "$a" = "$vcs" ] || [ "$a" = "$bugs" ] ||
