@@ -3,6 +3,8 @@
 #   make demo    boot a VM with the module and show it at work
 #   make check   every test: unit, decoder vs objdump, fuzz (short), VMs
 # Both install what they need on Debian 12 (as root) via tests/vm/deps.sh.
+# Packages: make deb, make rpm, and make repo, the signed apt repository
+# in build/repo/ (docs/releasing.md: the signing key, publishing it).
 # This file builds, installs and packages; tests/Makefile has the tests.
 # The version: written only in src/VERSION (see src/Kbuild).
 VERSION := $(shell cat src/VERSION)
@@ -94,7 +96,7 @@ uninstall:
 
 .PHONY: dkms-src dkms-install dkms-uninstall install uninstall
 
-# --- Packages (packaging/): make deb, make rpm (tests: make pkg-check) --------
+# --- Packages (packaging/): make deb, rpm, repo (tests: make pkg-check) ------
 # Both build from a clean copy of the tree in build/pkg/src-tree (never in the
 # repository root) and leave their results in build/pkg/.
 PKG_DIR := build/pkg
@@ -131,4 +133,14 @@ rpm: pkg-tree
 		packaging/rpm/sld-compat.spec
 	@find $(PKG_DIR)/rpm/RPMS -name '*.rpm'
 
-.PHONY: pkg-tree deb rpm
+# The signed apt repository (packaging/repo.sh, reprepro) in build/repo/:
+# dists/stable, pool/, the public key as sld-compat-archive-keyring.gpg
+# and sld-compat.sources for /etc/apt/sources.list.d; it holds make deb's
+# packages and sld-compat-archive-keyring, built from packaging/keyring/
+# with that key. The signing key: SLD_REPO_GNUPGHOME or SLD_REPO_KEYFILE
+# (SLD_REPO_KEY, SLD_REPO_KEYRING_KEYS); without one a throwaway key in
+# build/repo-work/, for testing only (docs/releasing.md).
+repo: deb
+	bash packaging/repo.sh
+
+.PHONY: pkg-tree deb rpm repo

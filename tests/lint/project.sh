@@ -3,9 +3,12 @@
 # The project's address and maintainer are set once, in
 # packaging/project.mk. What must carry them written out is checked
 # against it here: README.md, packaging/debian/control, copyright,
-# changelog, watch and upstream/metadata, the rpm spec and sldctl(8); and
-# every .example address in those files is one of project.mk's (one set
-# of placeholders, not several). Part of `make lint`; TAP on stdout.
+# changelog, watch and upstream/metadata, the keyring package's control,
+# copyright and changelog (packaging/keyring/debian/), the rpm spec and
+# sldctl(8); and every .example address in those files is one of
+# project.mk's, or a file of the apt repository below PROJECT_APT (one set
+# of placeholders, not several). packaging/repo.sh reads PROJECT_APT
+# itself. Part of `make lint`; TAP on stdout.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -16,22 +19,26 @@ val() { sed -n "s/^$1 := //p" "$mk"; }
 url=$(val PROJECT_URL)
 vcs=$(val PROJECT_VCS)
 bugs=$(val PROJECT_BUGS)
+apt=$(val PROJECT_APT)
 maint=$(val PROJECT_MAINTAINER)
 like "$url" '^https://[^ ]+/$' "$mk: PROJECT_URL is an https address ($url)"
 like "$vcs" '^https://[^ ]+$' "$mk: PROJECT_VCS is an https address ($vcs)"
 like "$bugs" '^https://[^ ]+$' "$mk: PROJECT_BUGS is an https address ($bugs)"
+like "$apt" '^https://[^ ]+/$' "$mk: PROJECT_APT is an https address ($apt)"
 like "$maint" '^[^<>]+ <[^<>@ ]+@[^<> ]+>$' "$mk: PROJECT_MAINTAINER is 'Name <address>'"
 
 ctl=packaging/debian/control
 field() { sed -n "s/^$1:[[:space:]]*//p" "$2" | head -n1; }
-is "$(field Homepage $ctl)" "$url" "debian/control: Homepage"
-is "$(field Vcs-Git $ctl)" "$vcs" "debian/control: Vcs-Git"
-is "$(field Vcs-Browser $ctl)" "$url" "debian/control: Vcs-Browser"
-is "$(field Maintainer $ctl)" "$maint" "debian/control: Maintainer"
-is "$(field Source packaging/debian/copyright)" "$url" "debian/copyright: Source"
-is "$(field Upstream-Contact packaging/debian/copyright)" "$maint" "debian/copyright: Upstream-Contact"
-is "$(sed -n '0,/^ -- /s/^ -- \(.*>\)  .*/\1/p' packaging/debian/changelog)" "$maint" \
-	"debian/changelog: the newest entry's maintainer"
+for d in packaging/debian packaging/keyring/debian; do
+	is "$(field Homepage $d/control)" "$url" "$d/control: Homepage"
+	is "$(field Vcs-Git $d/control)" "$vcs" "$d/control: Vcs-Git"
+	is "$(field Vcs-Browser $d/control)" "$url" "$d/control: Vcs-Browser"
+	is "$(field Maintainer $d/control)" "$maint" "$d/control: Maintainer"
+	is "$(field Source $d/copyright)" "$url" "$d/copyright: Source"
+	is "$(field Upstream-Contact $d/copyright)" "$maint" "$d/copyright: Upstream-Contact"
+	is "$(sed -n '0,/^ -- /s/^ -- \(.*>\)  .*/\1/p' $d/changelog)" "$maint" \
+		"$d/changelog: the newest entry's maintainer"
+done
 meta=packaging/debian/upstream/metadata
 is "$(field Bug-Database $meta)" "$bugs" "debian/upstream/metadata: Bug-Database"
 is "$(field Bug-Submit $meta)" "$bugs" "debian/upstream/metadata: Bug-Submit"
@@ -53,12 +60,13 @@ run "README.md: Reporting bugs gives $bugs" sh -c \
 
 # One set of placeholders: every .example address is one of project.mk's.
 files=(README.md docs/*.md "$ctl" packaging/debian/copyright packaging/debian/changelog
-	packaging/debian/watch "$meta" "$spec" packaging/sldctl.8)
+	packaging/debian/watch "$meta" packaging/keyring/debian/control
+	packaging/keyring/debian/copyright packaging/keyring/debian/changelog "$spec" packaging/sldctl.8)
 bad=
 while read -r a; do
 	[ "$a" = "$url" ] || [ "$a" = "$vcs" ] || [ "$a" = "$bugs" ] ||
-		[ "${a%/}" = "${url%/}" ] || bad="$bad $a"
+		[ "${a%/}" = "${url%/}" ] || [ "${a#"$apt"}" != "$a" ] || bad="$bad $a"
 done < <(grep -ohE "https?://[^ )>\"\`]*\\.example(/[^ )>\"\`]*)?" "${files[@]}" |
 	sed 's/[.,;:]$//' | sort -u)
-is "$bad" "" "every .example address in README, docs, packaging and sldctl(8) is project.mk's"
+is "$bad" "" "every .example address in README, docs, packaging and sldctl(8) is project.mk's (or below PROJECT_APT)"
 tap_done
