@@ -20,8 +20,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 # Build dependencies: on a fresh Debian 12 CI runner (root), install what is
 # missing, as tests/vm/deps.sh does for the VM suite.
+# reprepro, gnupg, gpgv, xz-utils: the repository check after this one
+# (tests/pkg/repo.sh, make repo).
 deps="build-essential debhelper dh-dkms dkms fakeroot lintian libelf-dev liblzma-dev
-	libzstd-dev pkg-config rpm rpmlint"
+	libzstd-dev pkg-config rpm rpmlint reprepro gnupg gpgv xz-utils"
 . "$top/tests/lib/pkgs.sh"
 # shellcheck disable=SC2086
 [ "$(id -u)" != 0 ] || ensure_pkgs "pkg check" $deps
