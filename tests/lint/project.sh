@@ -57,6 +57,10 @@ run "README.md: names the project's home $url" grep -qF "Project home: $url" REA
 run "README.md: clones from $vcs" grep -qE "git clone $vcs( |$)" README.md
 run "README.md: Reporting bugs gives $bugs" sh -c \
 	"sed -n '/^## Reporting bugs/,/^## /p' README.md | grep -qF '$bugs'"
+for f in sld-compat-archive-keyring.gpg sld-compat.sources; do
+	run "README.md: Install fetches ${apt}$f" sh -c \
+		"sed -n '/^## Install/,/^## /p' README.md | grep -qF ' ${apt}$f'"
+done
 
 # One set of placeholders: every .example address is one of project.mk's.
 files=(README.md docs/*.md "$ctl" packaging/debian/copyright packaging/debian/changelog
