@@ -217,6 +217,7 @@ kernel_bld() {
 		[ "$_tmo" = '*' ] || [ "$_tmo" = "$BLD_MODE" ] || continue
 		[ "$_tlo" = - ] || [ "$_kv" -ge "$(kver_num "$_tlo")" ] || continue
 		[ "$_thi" = - ] || [ "$_kv" -le "$(kver_num "$_thi")" ] || continue
+		# shellcheck disable=SC2034 # KBLD, KBLD_WHY: what the caller reads
 		KBLD=$_tb KBLD_WHY=$_tw
 		break
 	done <<EOF
