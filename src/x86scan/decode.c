@@ -7,7 +7,7 @@
  * drifts off the instruction stream either misses a VMLAUNCH or finds one
  * inside an immediate. So where objdump is quirky we follow it:
  *
- *  - A REX prefix followed by another prefix, or a 15th prefix byte, ends
+ *  - A REX prefix followed by another prefix, or a 14th prefix byte, ends
  *    the "instruction" right there (objdump prints the prefixes alone).
  *  - FWAIT (9b) is a prefix of a following x87 opcode, else an instruction.
  *  - An opcode objdump has no entry for is "(bad)" and objdump resumes

@@ -196,6 +196,21 @@ static bool ex_rex_prefix(const uint8_t *b, size_t n, const struct verdict *s,
 }
 
 /*
+ * x86scan follows objdump: a 14th prefix byte ends the "instruction",
+ * the prefixes shown alone, "(bad)" (objdump 2.40 prints 65 x13 5a as
+ * one pop, 65 x14 5a as the prefixes and then a pop). The CPU and Zydis
+ * take up to 14 prefixes before a one-byte opcode: a 15-byte
+ * instruction. What follows the prefixes is the walk's next start,
+ * compared on its own.
+ */
+static bool ex_many_prefixes(const uint8_t *b, size_t n,
+			     const struct verdict *s, const struct verdict *z)
+{
+	return s->st == ST_BAD && s->len == 14 && n > 14 && all_legacy(b, 14) &&
+	       z->st == ST_INSN && z->len == 15;
+}
+
+/*
  * 9b (fwait) and what follows it: objdump makes one instruction of 9b
  * and an x87 opcode ("fstsw" for 9b df e0) or of 9b and the next 9b
  * and its x87 opcode, and of 9b and the prefixes between it and another
@@ -771,8 +786,16 @@ static bool ex_end(const uint8_t *b, size_t n, const struct verdict *s,
 	struct verdict s2, z2;
 	struct fix f;
 
-	if (n >= 15 || s->st == ST_INSN || z->st == ST_INSN ||
+	if (s->st == ST_INSN || z->st == ST_INSN ||
 	    (s->st == ST_TRUNC) == (z->st == ST_TRUNC))
+		return false;
+	/*
+	 * From 15 bytes on only x86scan may want more: as objdump, it fetches
+	 * up to 20 bytes to tell an over-long instruction ("(bad)", 15 bytes)
+	 * from one past the fetch limit (a lone first byte), where Zydis
+	 * says "too long" at 15.
+	 */
+	if (n >= 15 && s->st != ST_TRUNC)
 		return false;
 	memset(f.b, 0, sizeof(f.b));
 	memcpy(f.b, b, n);
@@ -789,6 +812,8 @@ static bool ex_end(const uint8_t *b, size_t n, const struct verdict *s,
 struct exception exceptions[] = {
 	{ .why = "REX then a prefix: objdump's lone prefixes",
 	  .match = ex_rex_prefix },
+	{ .why = "14 prefixes: objdump shows them alone",
+	  .match = ex_many_prefixes },
 	{ .why = "fwait and x87: one instruction to objdump",
 	  .match = ex_fwait },
 	{ .why = "lock mov cr0: AMD's mov cr8", .match = ex_lock_cr8 },
