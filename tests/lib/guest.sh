@@ -42,6 +42,11 @@ loaded_at_boot() {
 		"$1: systemd-modules-load.service succeeded"
 	run "$1: sld_compat was inserted by systemd-modules-load or before kvm_intel (softdep)" \
 		inserted_at_boot "$j"
+	if ! inserted_at_boot "$j"; then
+		# Seen once in about ten boots (no line at all): what else was there.
+		diag "systemd-modules-load's whole journal: $j"
+		diag "$(journalctl -b -q --no-pager -o short-monotonic | grep -E 'sld_compat|modprobe|modules-load|sldctl' | head -n 30)"
+	fi
 	like "$(jk | grep 'sld_compat: version')" "^sld_compat: version $VER: " \
 		"$1: the journal has the module's load line (version $VER)"
 	hv=$(boot_hypervisors)
