@@ -20,6 +20,10 @@
 #   SLD_REPO_KEYRING_KEYS  the fingerprints the keyring ships (default: the
 #                       signing key; during a key rotation the old and the
 #                       new one)
+# SLD_REPO_URL (default PROJECT_APT of packaging/project.mk) is the
+# address the .sources stanza names; SLD_REPO_OUT and SLD_REPO_WORK put
+# the repository and the work directory elsewhere than build/repo and
+# build/repo-work (tests/system/: a copy served from a file: URI).
 # With none of these, a throwaway key is made in build/repo-work/ (kept
 # for the next run) and the result is for testing only: said loudly.
 set -eu
@@ -30,12 +34,12 @@ ensure_pkgs "make repo" reprepro gnupg gpgv dpkg-dev debhelper
 
 ver=$(cat src/VERSION)
 pkg=build/pkg
-out=build/repo
-work=build/repo-work
+out=$(realpath -m "${SLD_REPO_OUT:-build/repo}")
+work=$(realpath -m "${SLD_REPO_WORK:-build/repo-work}")
 name=sld-compat-archive-keyring
 keyring=$out/$name.gpg
 mkval() { sed -n "s/^$1 := //p" packaging/project.mk; }
-apt_url=$(mkval PROJECT_APT)
+apt_url=${SLD_REPO_URL:-$(mkval PROJECT_APT)}
 debs=("$pkg/sld-compat-dkms_${ver}-1_all.deb" "$pkg/sld-compat-tools_${ver}-1_amd64.deb")
 for f in "${debs[@]}" "$pkg/sld-compat_${ver}-1.dsc"; do
 	[ -f "$f" ] || { echo "make repo: $f missing: run make deb first" >&2; exit 1; }
@@ -49,13 +53,13 @@ throwaway=
 if [ -n "${SLD_REPO_GNUPGHOME:-}" ]; then
 	GNUPGHOME=$(cd "$SLD_REPO_GNUPGHOME" && pwd)
 elif [ -n "${SLD_REPO_KEYFILE:-}" ]; then
-	GNUPGHOME=$top/$work/gnupg-keyfile
+	GNUPGHOME=$work/gnupg-keyfile
 	rm -rf "$GNUPGHOME"
 	mkdir -m 0700 "$GNUPGHOME"
 	gpg --homedir "$GNUPGHOME" --batch --quiet --import "$SLD_REPO_KEYFILE"
 else
 	throwaway=1
-	GNUPGHOME=$top/$work/gnupg-throwaway
+	GNUPGHOME=$work/gnupg-throwaway
 	# Made again once expired (sec's validity no longer u, ultimate).
 	if ! gpg --homedir "$GNUPGHOME" --batch --quiet --with-colons --list-secret-keys 2>/dev/null |
 		grep -q '^sec:u:'; then
@@ -122,7 +126,7 @@ DebIndices: Packages Release . .gz .xz
 DscIndices: Sources Release .gz .xz
 SignWith: $fpr
 EOF
-rr() { reprepro --silent --basedir "$top/$work" --outdir "$top/$out" "$@"; }
+rr() { reprepro --silent --basedir "$work" --outdir "$out" "$@"; }
 rr includedeb stable "${debs[@]}" "$work/keyring/${name}_${kver}_all.deb"
 # A .dsc has no Section or Priority: its debian/control's.
 srcfield() { sed -n "1,/^\$/s/^$1: *//p" "$2"; }

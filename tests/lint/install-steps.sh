@@ -22,7 +22,9 @@
 #    built by path, the test the same files by name from a local apt
 #    repository (tests/lib/debroot.sh); apt resolves both alike.
 #  - $root/PATH is /PATH (the root's files, seen from the host before it
-#    boots), and $rel is trixie (each scenario runs on each release;
+#    boots), $repo_url/ is the repository's address (PROJECT_APT of
+#    packaging/project.mk: system.sh serves make repo's repository from a
+#    file: URI in the root), and $rel is trixie (each scenario runs on each release;
 #    README's examples name Debian 13's).
 # In the tests, a quoted string is text, not a command (a test's
 # description "sldctl apply with ..." runs nothing): one with a space is
@@ -38,6 +40,7 @@ cd "$top" || exit 1
 . tests/lib/tap.sh
 
 readme=README.md
+apt_url=$(sed -n 's/^PROJECT_APT := //p' packaging/project.mk)
 sections='Do I need it?|Install|Check that it works|Configure it per hypervisor|Upgrade and uninstall'
 scen=(tests/system/system.sh tests/system/s-*.sh tests/lib/guest.sh
 	tests/system/boots.sh tests/system/run)
@@ -50,9 +53,7 @@ allow=(
 	'git pull|as git clone'
 	'cd sld-compat|the test runs make in its copy of the tree (make -C DIR)'
 	'apt install git make linux-headers-$(uname -r)|the host that builds the packages: make check-system runs make deb there; the root gets the headers from debootstrap (checked below)'
-	'apt install curl linux-headers-$(uname -r)|the repository way'"'"'s prerequisites: the root gets the headers from debootstrap (checked below), curl fetches the two files below'
-	'curl -fsSLo *|the repository'"'"'s address is a placeholder: tests/pkg/repo.sh (make pkg-check) checks the keyring and .sources make repo publishes there, with gpgv and apt-get update on a file: copy'
-	'apt install sld-compat-archive-keyring|the booted test installs from a local repository apt trusts as it is (no key); tests/pkg/repo.sh checks the keyring package'"'"'s files and the signed repository with apt'
+	'apt install curl linux-headers-$(uname -r)|the repository way'"'"'s prerequisites: the root gets the headers from debootstrap (checked below), the rules scenario installs curl alone'
 	'apt install dkms linux-headers-$(uname -r)|the root gets dkms and the headers (linux-headers-amd64) from debootstrap (checked below)'
 	'dnf *|Fedora and RHEL: tests/system boots Debian only; README says "Not tested"'
 	'make pkg-tree|the Fedora/RHEL build, as dnf'
@@ -69,6 +70,7 @@ norm() {
 		-e ':b' -e 's/(^|[^[:alnum:]_.-])make (-s|-C [^ ]+)( |$)/\1make\3/' -e 'tb' \
 		-e 's#(^| )\./build/pkg/([a-z0-9.+-]+)_[^ ]*\.deb#\1\2#g' \
 		-e 's#\$root/#/#g' \
+		-e "s#\\\$repo_url/#$apt_url#g" \
 		-e 's/\$rel([^[:alnum:]_]|$)/trixie\1/g' \
 		-e 's/^ //; s/ $//'
 }

@@ -163,11 +163,58 @@ scale_part() {
 }
 
 # --- host ---
-# shellcheck disable=SC2154 # $log, $root: system.sh's
+# shellcheck disable=SC2154 # $log, $root, $repo_url, $tag, $ver, $work: system.sh's
+# The packages come as README's first way says (issue #42 item 4): the
+# key and the .sources file fetched, apt update, the keyring package, then
+# sld-compat-dkms, from the signed repository system.sh put at $repo_url
+# in the root (a file: URI: README's address in the test); the repository
+# apt trusts without a key is gone first. The root has the headers
+# already (debootstrap), so only curl of README's first line is installed.
 setup() {
 	echo "${SYS_SCALE:-20x32}" > "$root/etc/sld-systest-scale"
+	sed -i '/trusted=yes/d' "$root/etc/apt/sources.list"
 	in_root useradd -r -u 64055 -M -s /usr/sbin/nologin libvirt-qemu >>"$log" 2>&1 &&
+	apt_root update >>"$log" 2>&1 &&
+	apt_root install curl >>"$log" 2>&1 &&
+	in_root curl -fsSLo /usr/share/keyrings/sld-compat-archive-keyring.gpg "$repo_url"/sld-compat-archive-keyring.gpg &&
+	in_root curl -fsSLo /etc/apt/sources.list.d/sld-compat.sources "$repo_url"/sld-compat.sources &&
+	apt_root update >>"$log" 2>&1 &&
+	apt_root install sld-compat-archive-keyring >>"$log" 2>&1 &&
 	apt_root install sld-compat-dkms >>"$log" 2>&1 &&
 		cp "$root/etc/sld-compat/conf.d/libvirt-qemu.conf.example" \
 			"$root/etc/sld-compat/conf.d/libvirt-qemu.conf"
+}
+
+# What apt did, and that it checks the signature: the same repository
+# with one byte of its Packages changed (Packages.xz made again from it,
+# InRelease untouched) must fail apt update.
+# shellcheck disable=SC2154 # $repo_url, $tag, $ver, $work: system.sh's
+host_checks() {
+	local pol bad=/srv/sld-compat-tampered p
+	pol=$(in_root apt-cache policy sld-compat-dkms)
+	diag "$pol"
+	# The installed version (***) and the first source listed under it.
+	is "$(echo "$pol" | awk '$1 == "***" { v = $2; getline; print v, $2, $3; exit }')" \
+		"$ver-1 file:${repo_url#file://} stable/main" \
+		"$tag apt: sld-compat-dkms $ver-1 installed from the signed repository"
+	# shellcheck disable=SC2016 # dpkg-query's field
+	is "$(in_root dpkg-query -W -f '${Status}\n' sld-compat-archive-keyring sld-compat-tools | sort -u)" \
+		'install ok installed' \
+		"$tag apt: the keyring package and the tools (sld-compat-dkms's Recommends) installed"
+	run "$tag the keyring package owns the fetched key" \
+		in_root dpkg -S /usr/share/keyrings/sld-compat-archive-keyring.gpg
+	cp -a "$root${repo_url#file://}" "$root$bad"
+	p=$root$bad/dists/stable/main/binary-amd64/Packages
+	sed -i '0,/^Maintainer: /s/^Maintainer: ./Maintainer: X/' "$p"
+	xz -kf "$p"
+	rm -f "$p.gz"
+	sed "s|${repo_url#file://}|$bad|" "$root/etc/apt/sources.list.d/sld-compat.sources" \
+		> "$root/etc/apt/sources.list.d/sld-compat-tampered.sources"
+	in_root apt-get update -q > "$work/tampered" 2>&1
+	echo "exit $?" >> "$work/tampered"
+	like "$(cat "$work/tampered")" 'Hash Sum mismatch|unexpected size' \
+		"$tag apt update refuses a tampered Packages (Hash Sum mismatch)"
+	like "$(tail -n1 "$work/tampered")" '^exit [1-9]' "$tag apt update fails on it"
+	rm -rf "$root/etc/apt/sources.list.d/sld-compat-tampered.sources" "${root:?}$bad"
+	in_root apt-get update -q >>"$log" 2>&1
 }

@@ -137,11 +137,22 @@ if [ -z "${SYS_BUILT:-}" ]; then
 	logged make -s vmbin || bail "make vmbin failed (see $log)"
 fi
 if [ ! -f "$ddeb" ] || [ ! -f "$tdeb" ]; then bail "no $ddeb or $tdeb"; fi
+# The signed repository of `make repo` (packaging/repo.sh) on the same
+# packages, its address the file: copy in the root (README's way, the
+# scenarios that install as README's first way says: $repo_url/ stands
+# for its address there); made again when make deb made newer packages.
+sysrepo=$out/repo
+repo_url=file:///srv/sld-compat-repo
+if [ ! -f "$sysrepo/dists/stable/InRelease" ] || [ "$ddeb" -nt "$sysrepo/dists/stable/InRelease" ]; then
+	SLD_REPO_URL=$repo_url/ SLD_REPO_OUT=$sysrepo SLD_REPO_WORK=$out/repo-work \
+		logged bash packaging/repo.sh || bail "make repo for the root failed (see $log)"
+fi
 # apt's cache is shared: one scenario's root at a time uses it.
 exec 7>"$cache/apt.lock"
 flock 7
 debroot_mount "$archives"
 debroot_repo /srv/sld-repo "$ddeb" "$tdeb"
+cp -a "$sysrepo" "$root/srv/sld-compat-repo"
 case $rel in
 trixie|bookworm)
 	cat > "$root/etc/apt/sources.list" <<-EOF
