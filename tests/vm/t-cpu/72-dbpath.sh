@@ -107,7 +107,7 @@ bit_by_hand() {
 		# only beside a held core; the task's first #AC protects it and
 		# clears the bit on its own CPU, so at most one #DB follows.
 		run "bit set by hand: an exempt task's #DBs, at most one, none passed ($dh $dp)" \
-			[ "$dh" -le 1 ] && [ "$dp" = 0 ]
+			[ "$dh" -le 1 -a "$dp" = 0 ]
 		is "$(($(printf '%d' "$(sldcpu msr 0 $DEBUGCTL)") & 4))" 0 \
 			"bit set by hand: cleared on the protected task's CPU, and not set again (nothing beside a held core)"
 	else
