@@ -795,7 +795,7 @@ static bool ex_end(const uint8_t *b, size_t n, const struct verdict *s,
 	 * from one past the fetch limit (a lone first byte), where Zydis
 	 * says "too long" at 15.
 	 */
-	if (n >= 15 && s->st != ST_TRUNC)
+	if (n >= 15 && (s->st != ST_TRUNC || n >= 20))
 		return false;
 	memset(f.b, 0, sizeof(f.b));
 	memcpy(f.b, b, n);
