@@ -23,7 +23,8 @@
 # SLD_REPO_URL (default PROJECT_APT of packaging/project.mk) is the
 # address the .sources stanza names; SLD_REPO_OUT and SLD_REPO_WORK put
 # the repository and the work directory elsewhere than build/repo and
-# build/repo-work (tests/system/: a copy served from a file: URI).
+# build/repo-work (tests/system/: a copy served from a file: URI); a
+# relative one is taken from the checkout's top.
 # With none of these, a throwaway key is made in build/repo-work/ (kept
 # for the next run) and the result is for testing only: said loudly.
 set -eu
@@ -45,7 +46,10 @@ for f in "${debs[@]}" "$pkg/sld-compat_${ver}-1.dsc"; do
 	[ -f "$f" ] || { echo "make repo: $f missing: run make deb first" >&2; exit 1; }
 done
 
-rm -rf "$out" "$work/db" "$work/conf" "$work/keyring"
+# Only what this script publishes goes: SLD_REPO_OUT may name a directory
+# that holds other files.
+rm -rf "$out/dists" "$out/pool" "$keyring" "$out/sld-compat.sources" \
+	"$work/db" "$work/conf" "$work/keyring"
 mkdir -p "$out" "$work/conf" "$work/keyring"
 
 # --- The signing key --------------------------------------------------------
