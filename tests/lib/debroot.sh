@@ -54,7 +54,8 @@ DEBROOT_SYSTEM_PKGS=systemd-sysv,udev,kmod,dbus,linux-image-amd64,linux-headers-
 
 # debroot_system_tar RELEASE TAR ARCHIVES LOG: RELEASE debootstrapped from
 # $mirror with DEBROOT_SYSTEM_PKGS into the tarball TAR (apt's downloads
-# kept in ARCHIVES), unless a TAR younger than a month is there. One
+# kept in ARCHIVES), unless a TAR younger than a month made with today's
+# DEBROOT_SYSTEM_PKGS (TAR.pkgs says which) is there. One
 # debootstrap a release (issue #43): make check makes Debian 13's in the
 # background for the backports root and boots it last; the lock lets the
 # second wait for the first. Prints the debootstrap's seconds.
@@ -63,7 +64,8 @@ debroot_system_tar() {
 	mkdir -p "$(dirname "$tar")" "$archives"
 	(
 		flock 9
-		[ ! -s "$tar" ] || [ -n "$(find "$tar" -mtime +30)" ] || exit 0
+		[ ! -s "$tar" ] || [ -n "$(find "$tar" -mtime +30)" ] ||
+			[ "$(cat "$tar.pkgs" 2>/dev/null)" != "$DEBROOT_SYSTEM_PKGS" ] || exit 0
 		mk=$(dirname "$tar")/mk-$rel
 		rm -rf "$mk"
 		s=$SECONDS
@@ -72,7 +74,10 @@ debroot_system_tar() {
 			{ rm -rf "$mk"; exit 1; }
 		echo "# debootstrap $rel: $((SECONDS - s)) s"
 		tar -C "$mk" --numeric-owner --xattrs -cf "$tar.tmp" . &&
-			mv "$tar.tmp" "$tar" && rm -rf "$mk"
+			mv "$tar.tmp" "$tar" && echo "$DEBROOT_SYSTEM_PKGS" > "$tar.pkgs"
+		s=$?
+		rm -rf "$mk" "$tar.tmp"
+		exit $s
 	) 9>"$tar.lock"
 }
 

@@ -243,12 +243,15 @@ host_checks() {
 	refit "$bad"
 	update_from "$copy"
 	update_from "$bad"
+	like "$(cat "$work/apt-${copy##*/}")" "file:$copy stable InRelease" "$tag apt update reads the copy"
 	like "$(tail -n1 "$work/apt-${copy##*/}")" '^exit 0$' "$tag apt update takes a copy of the repository"
 	# apt's words for a bad signature differ (gpgv: BADSIG, sqv: "Message
 	# has been manipulated"); its error for what it then refuses is one.
 	like "$(cat "$work/apt-${bad##*/}")" "^E: The repository 'file:$bad stable InRelease' is not signed" \
 		"$tag apt update: a changed Packages with InRelease refitted is a bad signature"
+	like "$(cat "$work/apt-${bad##*/}")" 'BADSIG|manipulated|signatures were invalid' \
+		"$tag apt update: its reason is the signature (gpgv: BADSIG, sqv: manipulated)"
 	like "$(tail -n1 "$work/apt-${bad##*/}")" '^exit [1-9]' "$tag apt update fails on it"
 	rm -rf "${root:?}$copy" "${root:?}$bad"
-	in_root apt-get update -q >>"$log" 2>&1
+	run "$tag apt update from the signed repository again" in_root apt-get update -q
 }

@@ -140,10 +140,13 @@ if [ ! -f "$ddeb" ] || [ ! -f "$tdeb" ]; then bail "no $ddeb or $tdeb"; fi
 # The signed repository of `make repo` (packaging/repo.sh) on the same
 # packages, its address the file: copy in the root (README's way, the
 # scenarios that install as README's first way says: $repo_url/ stands
-# for its address there); made again when make deb made newer packages.
+# for its address there); made again when make deb made newer packages,
+# repo.sh changed, or before its throwaway key (a year) expires.
 sysrepo=$out/repo
 repo_url=file:///srv/sld-compat-repo
-if [ ! -f "$sysrepo/dists/stable/InRelease" ] || [ "$ddeb" -nt "$sysrepo/dists/stable/InRelease" ]; then
+stamp=$sysrepo/dists/stable/InRelease
+if [ ! -f "$stamp" ] || [ "$ddeb" -nt "$stamp" ] || [ "$tdeb" -nt "$stamp" ] ||
+	[ packaging/repo.sh -nt "$stamp" ] || [ -n "$(find "$stamp" -mtime +300)" ]; then
 	SLD_REPO_URL=$repo_url/ SLD_REPO_OUT=$sysrepo SLD_REPO_WORK=$out/repo-work \
 		logged bash packaging/repo.sh || bail "make repo for the root failed (see $log)"
 fi
