@@ -177,6 +177,11 @@ until_logged() {
 if [ $KIND = none ]; then
 	skip "offenders on the kernel's own lines" "$(cat /tests/cpu): no split-lock or bus-lock trap on this CPU"
 else
+	# sld_on_both: wait until MSR_TEST_CTRL bit 29 is set on cpu0 and cpu1.
+	sld_on_both() {
+		# shellcheck disable=SC2016 # wait_for evaluates it at each try
+		wait_for 100 '[ $(( $(sldcpu msr 0 0x33) & $(sldcpu msr 1 0x33) & 1 << 29 )) != 0 ]'
+	}
 	had_msr=
 	! loaded msr || { rmmod msr; had_msr=1; }
 	insmod /kmod/msr.ko allow_writes=on
@@ -195,13 +200,15 @@ else
 	rm -rf "$D" $STOP
 	mkdir -p "$D"
 	for l in $LABELS; do cp /tests/bin/sldcpu "$D/$(fname "$l")"; done
-	sleep 5	# the kernel's trap lines: 10 in 5 s
+	sleep 5.1	# the kernel's trap lines: 10 in 5 s
 	# Each a VM's process of two threads whose "vCPU" makes one split
 	# lock, then waits for $STOP: alive when sldctl looks; exited's one
-	# lock is all it does. One at a time: after an #AC the kernel turns
-	# detection off on that CPU for 2 jiffies, where another task's lock
-	# would not trap.
+	# lock is all it does. One at a time, and (#AC) only once detection
+	# is on again on both CPUs: after an #AC the kernel turns it off on
+	# that CPU until its re-enable work runs (2 jiffies, late on a busy
+	# host), where another task's lock would not trap.
 	for l in plain space newline ESC backslash vcpu exited; do
+		[ $KIND != AC ] || sld_on_both
 		case $l in
 		vcpu) SLDCPU_VCPU_COMM="CPU 1/KVM" "$D/offkvm" vm 2 1 0 "@$STOP" > /dev/null & ;;
 		exited) "$D/offgone" time 1 split 0 > /dev/null & ;;
@@ -215,7 +222,8 @@ else
 	# The count task: 3 locks 30 ms apart. Intel warn mode: on cpu0,
 	# with bit 2 set there for it (the #AC first, then the #DB of the
 	# redone instruction: t-cpu/70).
-	sleep 5	# a fresh window of the rate limits
+	sleep 5.1	# a fresh window of the rate limits
+	[ $KIND != AC ] || sld_on_both
 	if [ $KIND = AC ] && [ $CPU_BLD = 1 ]; then
 		sldcpu msr 0 $DEBUGCTL 0x4 > /dev/null
 		sldhv oncpu 0 "$D/offcount" vm 2 3 30000 "@$STOP" > /dev/null &
