@@ -110,18 +110,24 @@ knob_w() { sldtest write "$P/$1" "$2"; }
 knob_rejects() {
 	_k=$1; shift
 	_before=$(cat "$P/$_k")
+	_n=0
+	mark_dmesg
 	for _b in "$@"; do
 		if grep -qxF -- "$_k $_b" /tmp/knob_rejects 2>/dev/null; then
 			diag "$_k: '$(echo "$_b" | cut -c1-24)' rejected earlier in this boot (once per boot)"
 			continue
 		fi
 		printf '%s\n' "$_k $_b" >> /tmp/knob_rejects
-		mark_dmesg
 		_d=$(echo "$_b" | cut -c1-24)
 		is "$(knob_w "$_k" "$_b")" EINVAL "$_k: rejects '$_d'"
 		is "$(cat "$P/$_k")" "$_before" "$_k: unchanged after '$_d'"
-		like "$(new_dmesg)" "sld_compat: $_k: rejected" "$_k: dmesg says why for '$_d'"
+		_n=$((_n + 1))
 	done
+	[ $_n -gt 0 ] || return 0
+	# One read of the kernel's log for all of them: a read per value made
+	# 25-badinput the suite's longest file under TCG (188 s of a 6.12 boot).
+	is "$(new_dmesg | grep -c "sld_compat: $_k: rejected")" $_n \
+		"$_k: dmesg says why, a line for each of the $_n values"
 }
 
 # ---- sld_compat's status files ----------------------------------------------
