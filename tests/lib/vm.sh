@@ -421,6 +421,16 @@ wait_for() {
 	done
 }
 
+# sld_on_wait CPU...: wait (at most 10 s) until MSR_TEST_CTRL bit 29 is
+# set on each CPU again. After a trap the kernel turns split-lock
+# detection off on that CPU until its re-enable work runs (2 jiffies, late
+# on a busy host); a lock before that is not detected. The caller has
+# loaded the msr driver; the check that follows says if it never came.
+sld_on_wait() { wait_for 100 "_sld_on $*"; }
+_sld_on() {
+	for _c; do [ $(($(sldcpu msr "$_c" 0x33) >> 29 & 1)) = 1 ] || return 1; done
+}
+
 # bench_name NAME: a benchmark's name in the raw numbers, NAME-icount/KVER
 # in a VM_ICOUNT boot (its times count guest instructions).
 bench_name() {

@@ -45,8 +45,7 @@ echo 1 > /proc/sys/kernel/split_lock_mitigate
 insmod /kmod/msr.ko
 sleep 5.1
 for k in add inc not neg xadd cmpxchg cmpxchg8b xchg bts; do
-	# shellcheck disable=SC2016 # wait_for evaluates it at each try
-	wait_for 100 '[ $(( $(sldcpu msr 0 0x33) >> 29 & 1 )) = 1 ]'
+	sld_on_wait 0
 	o=$(taskset -c 0 sldcpu op $k split)
 	diag "lock $k: $o"
 	like "$(new_dmesg)" "sldcpu/$(field "$o" pid) took a split_lock trap at address" \

@@ -177,11 +177,6 @@ until_logged() {
 if [ $KIND = none ]; then
 	skip "offenders on the kernel's own lines" "$(cat /tests/cpu): no split-lock or bus-lock trap on this CPU"
 else
-	# sld_on_both: wait until MSR_TEST_CTRL bit 29 is set on cpu0 and cpu1.
-	sld_on_both() {
-		# shellcheck disable=SC2016 # wait_for evaluates it at each try
-		wait_for 100 '[ $(( $(sldcpu msr 0 0x33) & $(sldcpu msr 1 0x33) & 1 << 29 )) != 0 ]'
-	}
 	had_msr=
 	! loaded msr || { rmmod msr; had_msr=1; }
 	insmod /kmod/msr.ko allow_writes=on
@@ -208,7 +203,7 @@ else
 	# that CPU until its re-enable work runs (2 jiffies, late on a busy
 	# host), where another task's lock would not trap.
 	for l in plain space newline ESC backslash vcpu exited; do
-		[ $KIND != AC ] || sld_on_both
+		[ $KIND != AC ] || sld_on_wait 0 1
 		case $l in
 		vcpu) SLDCPU_VCPU_COMM="CPU 1/KVM" "$D/offkvm" vm 2 1 0 "@$STOP" > /dev/null & ;;
 		exited) "$D/offgone" time 1 split 0 > /dev/null & ;;
@@ -223,7 +218,7 @@ else
 	# with bit 2 set there for it (the #AC first, then the #DB of the
 	# redone instruction: t-cpu/70).
 	sleep 5.1	# a fresh window of the rate limits
-	[ $KIND != AC ] || sld_on_both
+	[ $KIND != AC ] || sld_on_wait 0 1
 	if [ $KIND = AC ] && [ $CPU_BLD = 1 ]; then
 		sldcpu msr 0 $DEBUGCTL 0x4 > /dev/null
 		sldhv oncpu 0 "$D/offcount" vm 2 3 30000 "@$STOP" > /dev/null &
