@@ -52,10 +52,16 @@ debroot_reachable() {
 # trixie-backports root, which starts from the same tarball.
 DEBROOT_SYSTEM_PKGS=systemd-sysv,udev,kmod,dbus,linux-image-amd64,linux-headers-amd64,dkms,initramfs-tools,e2fsprogs,procps,openssl,gcc,make,libc6-dev
 
+# debroot_tar_stale TAR: no TAR, or one a month old or made with another
+# DEBROOT_SYSTEM_PKGS than today's (TAR.pkgs says which).
+debroot_tar_stale() {
+	[ ! -s "$1" ] || [ -n "$(find "$1" -mtime +30)" ] ||
+		[ "$(cat "$1.pkgs" 2>/dev/null)" != "$DEBROOT_SYSTEM_PKGS" ]
+}
+
 # debroot_system_tar RELEASE TAR ARCHIVES LOG: RELEASE debootstrapped from
 # $mirror with DEBROOT_SYSTEM_PKGS into the tarball TAR (apt's downloads
-# kept in ARCHIVES), unless a TAR younger than a month made with today's
-# DEBROOT_SYSTEM_PKGS (TAR.pkgs says which) is there. One
+# kept in ARCHIVES), unless debroot_tar_stale says the TAR there will do. One
 # debootstrap a release (issue #43): make check makes Debian 13's in the
 # background for the backports root and boots it last; the lock lets the
 # second wait for the first. Prints the debootstrap's seconds.
@@ -64,8 +70,7 @@ debroot_system_tar() {
 	mkdir -p "$(dirname "$tar")" "$archives"
 	(
 		flock 9
-		[ ! -s "$tar" ] || [ -n "$(find "$tar" -mtime +30)" ] ||
-			[ "$(cat "$tar.pkgs" 2>/dev/null)" != "$DEBROOT_SYSTEM_PKGS" ] || exit 0
+		debroot_tar_stale "$tar" || exit 0
 		mk=$(dirname "$tar")/mk-$rel
 		rm -rf "$mk"
 		s=$SECONDS

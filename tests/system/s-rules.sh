@@ -188,12 +188,12 @@ setup() {
 # update_from DIR: apt-get update in the root with only the signed
 # repository's stanza, pointed at the copy DIR of it; its output and
 # "exit STATUS" in $work/apt-DIR's name.
-# shellcheck disable=SC2154 # $repo_url, $work: system.sh's
+# shellcheck disable=SC2154 # $repo_dir, $work: system.sh's
 update_from() {
 	local out=$work/apt-${1##*/} l=/etc/apt/sources.list.d
 	mkdir -p "$root$l.off"
 	mv "$root$l"/*.sources "$root/etc/apt/sources.list" "$root$l.off/"
-	sed "s|${repo_url#file://}|$1|" "$root$l.off/sld-compat.sources" > "$root$l/copy.sources"
+	sed "s|$repo_dir|$1|" "$root$l.off/sld-compat.sources" > "$root$l/copy.sources"
 	in_root apt-get update -q > "$out" 2>&1
 	echo "exit $?" >> "$out"
 	rm -f "$root$l/copy.sources"
@@ -223,14 +223,14 @@ refit() {
 # What apt did, and that it checks the signature: a copy of the
 # repository updates, the same copy with a changed Packages and InRelease
 # refitted to it (refit) does not.
-# shellcheck disable=SC2154 # $repo_url, $tag, $ver, $work: system.sh's
+# shellcheck disable=SC2154 # $repo_dir, $repo_url, $tag, $ver, $work: system.sh's
 host_checks() {
 	local pol copy=/srv/sld-compat-copy bad=/srv/sld-compat-tampered
 	pol=$(in_root apt-cache policy sld-compat-dkms)
 	diag "$pol"
 	# The installed version (***) and the first source listed under it.
 	is "$(echo "$pol" | awk '$1 == "***" { v = $2; getline; print v, $2, $3; exit }')" \
-		"$ver-1 file:${repo_url#file://} stable/main" \
+		"$ver-1 file:$repo_dir stable/main" \
 		"$tag apt: sld-compat-dkms $ver-1 installed from the signed repository"
 	# shellcheck disable=SC2016 # dpkg-query's field
 	is "$(in_root dpkg-query -W -f '${Status}\n' sld-compat-archive-keyring sld-compat-tools | sort -u)" \
@@ -238,8 +238,8 @@ host_checks() {
 		"$tag apt: the keyring package and the tools (sld-compat-dkms's Recommends) installed"
 	run "$tag the keyring package owns the fetched key" \
 		in_root dpkg -S /usr/share/keyrings/sld-compat-archive-keyring.gpg
-	cp -a "$root${repo_url#file://}" "$root$copy"
-	cp -a "$root${repo_url#file://}" "$root$bad"
+	cp -a "$root$repo_dir" "$root$copy"
+	cp -a "$root$repo_dir" "$root$bad"
 	refit "$bad"
 	update_from "$copy"
 	update_from "$bad"

@@ -118,7 +118,7 @@ deps="debootstrap dpkg-dev e2fsprogs qemu-system-x86"
 ensure_pkgs system $deps 2>>"$log" || bail "cannot install:$(pkgs_missing $deps)"
 debroot_mirrors
 echo "# mirror $mirror, security $security${http_proxy:+, proxy $http_proxy}"
-if [ ! -s "$base" ] || [ -n "$(find "$base" -mtime +30)" ]; then
+if debroot_tar_stale "$base"; then
 	debroot_reachable "$rel" "$work/InRelease" >>"$log" 2>&1 ||
 		bail "cannot reach Debian's $rel at $mirror (see $log)"
 fi
@@ -143,7 +143,8 @@ if [ ! -f "$ddeb" ] || [ ! -f "$tdeb" ]; then bail "no $ddeb or $tdeb"; fi
 # for its address there); made again when make deb made newer packages,
 # repo.sh changed, or before its throwaway key (a year) expires.
 sysrepo=$out/repo
-repo_url=file:///srv/sld-compat-repo
+repo_dir=/srv/sld-compat-repo
+repo_url=file://$repo_dir
 stamp=$sysrepo/dists/stable/InRelease
 if [ ! -f "$stamp" ] || [ "$ddeb" -nt "$stamp" ] || [ "$tdeb" -nt "$stamp" ] ||
 	[ packaging/repo.sh -nt "$stamp" ] || [ -n "$(find "$stamp" -mtime +300)" ]; then
@@ -155,7 +156,7 @@ exec 7>"$cache/apt.lock"
 flock 7
 debroot_mount "$archives"
 debroot_repo /srv/sld-repo "$ddeb" "$tdeb"
-cp -a "$sysrepo" "$root/srv/sld-compat-repo"
+cp -a "$sysrepo" "$root$repo_dir"
 case $rel in
 trixie|bookworm)
 	cat > "$root/etc/apt/sources.list" <<-EOF
