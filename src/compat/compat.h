@@ -227,4 +227,7 @@ static inline void sld_module_text(const struct module *mod,
 #endif
 #define SLD_PF_NOT_USER	(PF_KTHREAD | PF_IO_WORKER | PF_USER_WORKER)
 
+/* p is in its last switch (do_task_dead()). */
+#define sld_task_dead(p)	(READ_ONCE((p)->__state) == TASK_DEAD)
+
 #endif /* SLD_COMPAT_COMPAT_H */

@@ -426,16 +426,16 @@ static void run_arm_fn(struct work_struct *work)
 static DECLARE_WORK(run_arm_work, run_arm_fn);
 
 /*
- * Root's run arms runs while nothing has: queue it for a task some rule
+ * Root's run arms runs while nothing has: queue it for a task t some rule
  * matched (o) that is in a run scope, whichever rule won the match (an
  * exempt_cgroup of /system.slice may match root's run first).
  */
-static void run_arm_check(const struct sld_owner *o)
+static void run_arm_check(const struct sld_owner *o, struct task_struct *t)
 {
 	if (!o || sld_run_any())
 		return;
 	rcu_read_lock();
-	if (o == &owner_run || sld_run_match(current))
+	if (o == &owner_run || sld_run_match(t))
 		schedule_work(&run_arm_work);
 	rcu_read_unlock();
 }
@@ -463,7 +463,7 @@ int sld_exempt_protect(bool ahead)
 
 	rcu_read_lock();
 	o = match(current, &rule, &admin);
-	run_arm_check(o);
+	run_arm_check(o, current);
 	if (o && (!ahead || ahead_ok(o)))
 		err = sld_task_protect_as(o, rule, ahead, admin);
 	rcu_read_unlock();
@@ -495,7 +495,7 @@ static int exec_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	sld_task_exec(!!o);
 	/* Without exempt_proactive no protect call follows for every match. */
-	run_arm_check(o);
+	run_arm_check(o, current);
 	if (o && ahead_ok(o) && !sld_task_protected())
 		sld_exempt_protect(true);
 	return 0;
@@ -517,7 +517,36 @@ static void proactive_decide(void)
 		sld_exempt_protect(true);
 }
 
-/* schedule_tail() returned: the first instructions of a new task. */
+/*
+ * void wake_up_new_task(struct task_struct *p), in the parent: p is
+ * complete (cgroup_post_fork() ran, its name and mm are set) and has not
+ * run. Matched and protected now, its record is on it before its first
+ * switch in, which its protected parent hands the hold to without a
+ * write. One refused here (the pool full or still growing) is protected
+ * at its first split lock or rename.
+ */
+static int clone_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct task_struct *p = (struct task_struct *)regs->di;
+	struct sld_owner *o;
+	const char *rule;
+	bool admin;
+
+	if (!ahead_any() || (p->flags & SLD_PF_NOT_USER))
+		return 0;
+	rcu_read_lock();
+	o = match(p, &rule, &admin);
+	run_arm_check(o, p);
+	if (o && ahead_ok(o))
+		sld_task_protect_new(p, o, rule, admin);
+	rcu_read_unlock();
+	return 0;
+}
+
+/*
+ * schedule_tail() returned: the first instructions of a new task. Armed
+ * only where the clone probe could not be placed.
+ */
 static int start_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	proactive_decide();
@@ -549,6 +578,11 @@ static struct sld_hook hook_exec = {
 	.handler = exec_ret,
 };
 
+static struct sld_hook hook_clone = {
+	.name = "task-clone", .symbol = "wake_up_new_task", .pre = clone_pre,
+	.on_demand = true,
+};
+
 static struct sld_hook hook_start = {
 	.name = "task-start", .symbol = "schedule_tail", .ret = true,
 	.handler = start_ret, .on_demand = true,
@@ -567,7 +601,9 @@ static void update_hooks(void)
 {
 	bool want = sld_task_possible() && ahead_any();
 
-	sld_hook_want(&hook_start, want);
+	sld_hook_want(&hook_clone, want);
+	/* A second chance at start would only match every new task twice. */
+	sld_hook_want(&hook_start, want && !hook_clone.registered);
 	sld_hook_want(&hook_rename, want);
 }
 
@@ -577,6 +613,7 @@ void sld_exempt_setup(void)
 	if (!IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS))
 		return;
 	sld_hook_add(&hook_exec);
+	sld_hook_add(&hook_clone);
 	sld_hook_add(&hook_start);
 	sld_hook_add(&hook_rename);
 }
@@ -586,7 +623,10 @@ void sld_exempt_init(void)
 {
 	if (sld_task_possible() && !hook_exec.registered)
 		sld_degrade("exec", "no setup_new_exec probe: exemptions act from the first split lock only");
-	if (sld_task_possible() && !hook_start.registered)
+	if (sld_task_possible() && !hook_clone.registered)
+		sld_degrade("task-clone", "no wake_up_new_task probe: new threads of exempt processes are protected at their start, after a switch in");
+	if (sld_task_possible() && !hook_clone.registered &&
+	    !hook_start.registered)
 		sld_degrade("task-start", "no schedule_tail probe: new threads of exempt processes are protected from their first split lock");
 	if (sld_task_possible() && !hook_rename.registered)
 		sld_degrade("task-rename", "no __set_task_comm probe: a thread exempt by its new name is protected from its first split lock");

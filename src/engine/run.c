@@ -42,7 +42,7 @@
  * exempt.c queues run_arm_work, which arms runs as a set run_allow would,
  * until unload; that task's locks until then pay the kernel's penalty.
  * `sldctl run` as root therefore waits in the scope (its own exec there
- * armed them) until the task-start probe is no longer idle before it
+ * armed them) until the task-clone probe is no longer idle before it
  * execs CMD, so CMD is relieved from its exec on. Only root's tasks get
  * there (the uid test comes first): no other user can make the host pay
  * for the probes.

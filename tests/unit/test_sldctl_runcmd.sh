@@ -136,9 +136,14 @@ started yes "module not loaded, --anyway: CMD started"
 
 # ---- who is allowed -----------------------------------------------------------------------
 # Root always, run_allow empty or not; the module arms runs at root's
-# first one, and sldctl waits in the scope until task-start is not idle.
+# first one, and sldctl waits in the scope until task-clone (or, where
+# the module could not place it, task-start) is not idle.
 S=$R/sys/kernel/sld_compat
-hooks() { mkdir -p "$S"; printf 'exec setup_new_exec armed\ntask-start schedule_tail %s\n' "$1" > "$S/hooks"; }
+hooks() {	# hooks START [CLONE]: a status without a task-clone line, or with
+	mkdir -p "$S"
+	printf 'exec setup_new_exec armed\n%btask-start schedule_tail %s\n' \
+		"${2:+task-clone wake_up_new_task $2\n}" "$1" > "$S/hooks"
+}
 loaded -
 capture "$SLDCTL" run touch "$STARTED"
 expect_rc 0 "run_allow empty: root started in its scope (no hooks status: no wait)"
@@ -147,6 +152,18 @@ hooks armed
 capture "$SLDCTL" run touch "$STARTED"
 expect_rc 0 "run_allow empty: root, runs armed: started"
 started yes "root, runs armed: CMD started"
+hooks idle armed
+capture "$SLDCTL" run touch "$STARTED"
+expect_rc 0 "root, runs armed (the clone probe; task-start idle): started"
+started yes "root, clone probe armed: CMD started"
+hooks idle idle
+capture "$SLDCTL" run touch "$STARTED"
+expect_rc 2 "root, task-clone and task-start idle: relief cannot be set up"
+started no "clone probe idle: nothing started"
+hooks armed failed
+capture "$SLDCTL" run touch "$STARTED"
+expect_rc 0 "root, no clone probe, task-start armed: started"
+started yes "no clone probe, task-start armed: CMD started"
 hooks idle
 capture "$SLDCTL" run touch "$STARTED"
 expect_rc 2 "root, task-start stays idle: relief cannot be set up"

@@ -15,7 +15,8 @@
  * Root's runs need no run_allow entry, and sld_compat arms nothing for
  * runs until the first one: its first task in a run scope (our own exec
  * there) makes it arm them. So as root, once in the scope, we wait until
- * its task-start probe is no longer idle (root_armed()) before CMD.
+ * its task-clone (or task-start) probe is no longer idle (root_armed())
+ * before CMD.
  *
  * Before anything starts: an unknown option, a missing CMD or one that
  * is neither an executable file nor found on PATH is exit 2. A caller
@@ -204,17 +205,35 @@ static bool in_scope(const char *want)
 	return ok;
 }
 
-/* The hooks status text says the task-start probe is idle (on demand). */
+/* line (to end) ends with " WORD". */
+static bool line_says(const char *l, const char *end, const char *word)
+{
+	size_t n = strlen(word);
+
+	return (size_t)(end - l) > n && end[-n - 1] == ' ' &&
+	       !strncmp(end - n, word, n);
+}
+
+/*
+ * The hooks status text says the probes that protect a run's new tasks
+ * are idle (on demand): task-clone, and task-start, which the module
+ * arms only where the clone probe could not be placed. Idle: one of them
+ * idle and none armed.
+ */
 static bool start_idle(const char *text)
 {
 	const char *l, *end;
+	bool idle = false;
 
 	for (l = text; *l; l = *end ? end + 1 : end) {
 		end = strchrnul(l, '\n');
-		if (!strncmp(l, "task-start ", 11))
-			return end - l >= 5 && !strncmp(end - 5, " idle", 5);
+		if (strncmp(l, "task-clone ", 11) && strncmp(l, "task-start ", 11))
+			continue;
+		if (line_says(l, end, "armed"))
+			return false;
+		idle |= line_says(l, end, "idle");
 	}
-	return false;
+	return idle;
 }
 
 /*
@@ -261,7 +280,7 @@ static int enter(const char *unit, char **args, const char *path,
 	}
 	if (!getuid() && !root_armed())
 		return no_relief(args, path, anyway,
-				 "sld_compat did not arm relief for root's run within 2 s (its task-start probe stays idle: see `sldctl status`)");
+				 "sld_compat did not arm relief for root's run within 2 s (its task-clone probe stays idle: see `sldctl status`)");
 	execv(path, args);
 	fprintf(stderr, "sldctl run: cannot start '%s': %s\n", sldctl_q(path),
 		strerror(errno));

@@ -21,6 +21,7 @@
 #define SLD_ENGINE_TASK_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/llist.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -35,7 +36,10 @@
 
 struct sld_task {
 	struct preempt_notifier pn;
-	struct sld_task *next_free;	/* on the free list */
+	union {
+		struct sld_task *next_free;	/* on the free list */
+		struct llist_node dead;	/* retired: to task.c's reaper */
+	};
 	struct task_struct *task;
 	kuid_t uid;		/* counted for this uid (see admit()) */
 	pid_t pid;
@@ -53,6 +57,8 @@ struct sld_task {
 	bool admin;		/* an admin record: counted in tk_nadmin alone */
 	struct uid_table *counted;	/* counted there for uid, or nowhere */
 	bool detached;		/* detach_fn() took it off its task */
+	bool exiting;		/* its task is in do_exit: counted nowhere */
+	bool retired;		/* its task's last switch is done (notifier.c) */
 };
 
 /* task.c */
@@ -72,6 +78,9 @@ DECLARE_PER_CPU(struct sld_task *, tk_handed);
 extern struct preempt_ops tk_task_ops;
 void tk_start_running(struct sld_task *t);
 struct sld_task *tk_find_current(void);
+void tk_retire_init(work_func_t reap);
+struct llist_node *tk_retired_take(void);
+void tk_retire_sync(void);
 
 /* pool.c */
 #define CHUNK_SHIFT	7
@@ -109,8 +118,11 @@ int tk_grow(void);
 struct sld_task *tk_chunk_alloc(void);
 struct sld_task *tk_pool_get(enum sld_why why, struct sld_owner *hv,
 			     bool admin, enum refusal *refused);
+bool tk_pool_exiting(struct sld_task *t);
 struct task_struct *tk_pool_put(struct sld_task *t);
 unsigned int tk_live(void);
+unsigned int tk_exiting(void);
+unsigned int tk_records(void);
 
 /* pins.c */
 extern atomic_t tk_n_pinned;

@@ -8,12 +8,16 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/irq_work.h>
 #include <linux/irqflags.h>
+#include <linux/llist.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/workqueue.h>
 
+#include "compat/compat.h"
 #include "engine/msr/core_msr.h"
 #include "engine/task/internal.h"
 #include "knobs/switches.h"
@@ -109,10 +113,96 @@ void tk_start_running(struct sld_task *t)
 	local_irq_restore(flags);
 }
 
+/* ---- a protected task's last switch --------------------------------------- */
+
 /*
- * Irqs off (the scheduler's rq lock). next is not running: only next
- * itself or detach_fn() (stop_machine, no CPU in a switch) changes its
- * notifier list, so its record cannot go before its sched_in.
+ * A protected task keeps its record, and its hold, through do_exit
+ * (task.c's exit probe) to its last switch, where the hold goes as at
+ * any switch: handed to a protected next task (a thread's parent that
+ * joins it) without a write, or given back. The record cannot be freed
+ * there: the scheduler holds its rq lock and walks the notifier list on
+ * past it. It is parked on this CPU; an irq_work, which runs when this
+ * CPU has irqs on again, after the switch, passes it to the reaper
+ * (task.c's function, handed at init, run a little later for a batch),
+ * which unlinks and frees it where it may sleep. Only this CPU's irq_work takes this CPU's parked records,
+ * so none is touched while the walk is still on it.
+ */
+static DEFINE_PER_CPU(struct llist_head, parked);
+static LLIST_HEAD(retired);
+static struct delayed_work reap_work;
+
+/*
+ * The reaper runs once per REAP_DELAY, not per record, and where any
+ * CPU is free: a kworker on the CPU of a protected parent that makes
+ * threads (QEMU's pool) would cost its hold two writes each time.
+ */
+#define REAP_DELAY	(HZ / 50)
+
+static void pass_parked(struct irq_work *w)
+{
+	struct llist_node *first = llist_del_all(this_cpu_ptr(&parked));
+	struct llist_node *last = first;
+
+	if (!first)
+		return;
+	while (last->next)
+		last = last->next;
+	llist_add_batch(first, last, &retired);
+	queue_delayed_work(system_unbound_wq, &reap_work, REAP_DELAY);
+}
+
+static DEFINE_PER_CPU(struct irq_work, park_work);
+
+static void retire(struct sld_task *t)
+{
+	t->retired = true;
+	llist_add(&t->dead, this_cpu_ptr(&parked));
+	irq_work_queue(this_cpu_ptr(&park_work));
+}
+
+/*
+ * Before any record exists: reap frees the retired ones. The irq_works
+ * are set here, not by an initializer: the module loader does not
+ * relocate a module's per-CPU section, so a function pointer there stays
+ * NULL (6.1 ran one: an Oops). LAZY: from the next tick, without a
+ * self-IPI per ended thread (the reaper waits longer anyway). On
+ * PREEMPT_RT a lazy one would run in irq_workd, a thread that would
+ * preempt the protected parent on this CPU and cost its hold two
+ * writes: HARD there, in hard irq.
+ */
+void tk_retire_init(work_func_t reap)
+{
+	static const struct irq_work lazy = IRQ_WORK_INIT_LAZY(pass_parked);
+	static const struct irq_work hard = IRQ_WORK_INIT_HARD(pass_parked);
+	int cpu;
+
+	INIT_DELAYED_WORK(&reap_work, reap);
+	for_each_possible_cpu(cpu)
+		*per_cpu_ptr(&park_work, cpu) =
+			IS_ENABLED(CONFIG_PREEMPT_RT) ? hard : lazy;
+}
+
+/* For the reaper: the records retired so far. */
+struct llist_node *tk_retired_take(void)
+{
+	return llist_del_all(&retired);
+}
+
+/* Sleepable, once no record is linked to a live task: all reaped. */
+void tk_retire_sync(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		irq_work_sync(per_cpu_ptr(&park_work, cpu));
+	flush_delayed_work(&reap_work);
+}
+
+/*
+ * Irqs off (the scheduler's rq lock), current is the task switched out.
+ * next is not running: only next itself, the clone probe before next was
+ * first woken, or detach_fn() (stop_machine, no CPU in a switch) changes
+ * its notifier list, so its record cannot go before its sched_in.
  */
 static void task_sched_out(struct preempt_notifier *pn,
 			   struct task_struct *next)
@@ -121,14 +211,17 @@ static void task_sched_out(struct preempt_notifier *pn,
 	struct sld_task *nt;
 
 	this_cpu_inc(tk_sched_calls);
-	if (!t->running)
-		return;
-	t->running = false;
-	nt = hlist_empty(&next->preempt_notifiers) ? NULL : find_record(next);
-	if (nt && READ_ONCE(nt->why) != SLD_WHY_NONE)
-		this_cpu_write(tk_handed, nt);	/* the hold stays: no write */
-	else
-		sld_msr_task_out();
+	if (t->running) {
+		t->running = false;
+		nt = hlist_empty(&next->preempt_notifiers) ? NULL :
+		     find_record(next);
+		if (nt && READ_ONCE(nt->why) != SLD_WHY_NONE)
+			this_cpu_write(tk_handed, nt);	/* the hold stays */
+		else
+			sld_msr_task_out();
+	}
+	if (sld_task_dead(current))
+		retire(t);
 }
 
 struct preempt_ops tk_task_ops = {

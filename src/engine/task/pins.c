@@ -22,9 +22,11 @@
  *    i.e. inside an RCU read-side section, and sld_task_exit() starts
  *    with synchronize_rcu(), so the handler has returned into the kprobe
  *    core (kernel text) before exit goes on;
- *  - tk_unpin_work, for records detached in sleepable context (enabled=N):
- *    sld_task_exit() flushes it, which waits until unpin_fn() has returned
- *    into the workqueue core.
+ *  - tk_unpin_work, for records detached in sleepable context (enabled=N)
+ *    and for those task.c's reaper frees still pinned (a task that died
+ *    while its exit probe did not run: kprobes off system-wide):
+ *    sld_task_exit() flushes it, and the reaper, which waits until
+ *    unpin_fn() has returned into the workqueue core.
  * A put anywhere else (a knob store, a notifier, after the work returns)
  * would rely on who called us; these two do not. A try_module_get() that
  * fails (unload already under way) leaves the record unpinned: the exit

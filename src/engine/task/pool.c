@@ -99,6 +99,7 @@ unsigned int tk_nchunks;		/* published chunks */
 struct sld_task *tk_free_list;
 unsigned int tk_nfree;
 static unsigned int nlive;		/* all live records */
+static unsigned int nexiting;		/* records of tasks in do_exit */
 unsigned int tk_nexempt;		/* in the exempt share */
 unsigned int tk_nadmin;			/* admin records */
 static bool grow_failing;		/* the last chunk could not be had */
@@ -257,13 +258,14 @@ static unsigned int low_water(void)
 
 /*
  * tk_pool_lock held. Capacity up to what admit() can let in: max_tasks
- * for the others, and the admin records alive, plus the free ones kept
- * ahead of demand.
+ * for the others, and the admin records alive, plus those of tasks in
+ * do_exit and the free ones kept ahead of demand.
  */
 static bool want_chunk(void)
 {
 	return tk_nfree < low_water() && tk_nchunks < MAX_CHUNKS &&
-	       tk_nchunks * CHUNK < tk_max_tasks() + tk_nadmin + low_water();
+	       tk_nchunks * CHUNK < tk_max_tasks() + tk_nadmin + nexiting +
+				    low_water();
 }
 
 /*
@@ -374,6 +376,47 @@ struct sld_task *tk_pool_get(enum sld_why why, struct sld_owner *hv,
 	return t;
 }
 
+/* tk_pool_lock held: t counts nowhere from now on. */
+static void unaccount(struct sld_task *t)
+{
+	tk_leave_exempt_share(t);
+	if (t->admin)
+		tk_nadmin--;
+	t->admin = false;
+	if (t->counted)
+		tk_uid_put(t->counted, t->uid);
+	t->counted = NULL;
+	nlive--;
+}
+
+/*
+ * t's task is in do_exit and may keep the record to its last switch
+ * (task.c frees it after): from now on it is gone for every count and
+ * bound, live, the exempt share, admin records, its uid's, as a record
+ * that went at exit; only its memory waits (tk_records()). At most
+ * EXITING_MAX such records at once, which the pool grows for
+ * (want_chunk()): a user who ends threads faster than they are freed
+ * cannot hold free records past their bounds. False: over it, the
+ * caller frees t now.
+ */
+#define EXITING_MAX	(CHUNK / 2)
+
+bool tk_pool_exiting(struct sld_task *t)
+{
+	unsigned long flags;
+	bool parked = false;
+
+	raw_spin_lock_irqsave(&tk_pool_lock, flags);
+	if (nexiting < EXITING_MAX) {
+		unaccount(t);
+		t->exiting = true;
+		nexiting++;
+		parked = true;
+	}
+	raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
+	return parked;
+}
+
 /* Returns the task reference the record held, for the caller to drop. */
 struct task_struct *tk_pool_put(struct sld_task *t)
 {
@@ -381,23 +424,40 @@ struct task_struct *tk_pool_put(struct sld_task *t)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&tk_pool_lock, flags);
-	tk_leave_exempt_share(t);
-	if (t->admin)
-		tk_nadmin--;
-	if (t->counted)
-		tk_uid_put(t->counted, t->uid);
+	if (t->exiting)
+		nexiting--;
+	else
+		unaccount(t);
 	t->used = false;
 	t->next_free = tk_free_list;
 	tk_free_list = t;
 	tk_nfree++;
-	nlive--;
 	raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
 	return task;
 }
 
+/* Records of live tasks: what max_tasks bounds and the status shows. */
 unsigned int tk_live(void)
 {
 	return READ_ONCE(nlive);
+}
+
+/* Records of tasks in do_exit, their last switch to come or not. */
+unsigned int tk_exiting(void)
+{
+	return READ_ONCE(nexiting);
+}
+
+/* Every record still linked to a task, its last switch to come or not. */
+unsigned int tk_records(void)
+{
+	unsigned long flags;
+	unsigned int n;
+
+	raw_spin_lock_irqsave(&tk_pool_lock, flags);
+	n = nlive + nexiting;
+	raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
+	return n;
 }
 
 /* ---- knobs: max_tasks, tasks_per_uid ------------------------------------------------ */

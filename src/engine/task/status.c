@@ -39,7 +39,8 @@ int sld_tasks_show(char *buf, size_t size)
 		bool in_use;
 
 		raw_spin_lock_irqsave(&tk_pool_lock, flags);
-		in_use = tk_rec(id)->used;
+		/* A dying task's record waiting for its last switch is gone. */
+		in_use = tk_rec(id)->used && !tk_rec(id)->exiting;
 		if (in_use)
 			t = *tk_rec(id);
 		raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
@@ -77,7 +78,8 @@ unsigned int sld_task_list(enum sld_why why, struct sld_task_info *out,
 		struct sld_task_info *i = &out[n];
 
 		raw_spin_lock_irqsave(&tk_pool_lock, flags);
-		if (t->used && !t->detached && READ_ONCE(t->why) == why) {
+		if (t->used && !t->detached && !t->exiting &&
+		    READ_ONCE(t->why) == why) {
 			/* The record holds a reference while used. */
 			get_task_struct(t->task);
 			i->task = t->task;
@@ -185,13 +187,14 @@ int sld_task_counters_show(char *buf, size_t size)
 		handovers += per_cpu(tk_sched_handovers, cpu);
 	}
 	return scnprintf(buf, size,
-			 "tasks_live %u\ntasks_exempt %u\ntasks_admin %u\ntasks_pinning %d\ntasks_protected %ld\ntasks_exited %ld\ntasks_exec_dropped %ld\ntasks_detached %ld\n"
+			 "tasks_live %u\ntasks_exiting %u\ntasks_exempt %u\ntasks_admin %u\ntasks_pinning %d\ntasks_protected %ld\ntasks_exited %ld\ntasks_exec_dropped %ld\ntasks_detached %ld\n"
 			 "tasks_proactive %ld\n"
 			 "tasks_protected_comm %ld\ntasks_protected_path %ld\ntasks_protected_cgroup %ld\ntasks_protected_run %ld\ntasks_protected_hypervisor %ld\n"
 			 "tasks_refused %ld\ntasks_refused_off %ld\ntasks_refused_full %ld\ntasks_refused_cap %ld\ntasks_refused_growing %ld\ntasks_refused_nomem %ld\ntasks_refused_admin %ld\n"
 			 "tasks_max %u\ntasks_per_uid %u\ntasks_capacity %u\ntasks_record_bytes %zu\ntasks_pool_bytes %zu\ntasks_grow_failed %ld\n"
 			 "key_held %d\nready %d\nsched_calls %lu\nsched_handovers %lu\n",
-			 tk_live(), READ_ONCE(tk_nexempt), READ_ONCE(tk_nadmin),
+			 tk_live(), tk_exiting(), READ_ONCE(tk_nexempt),
+			 READ_ONCE(tk_nadmin),
 			 atomic_read(&tk_n_pinned),
 			 atomic_long_read(&tk_n_protected),
 			 atomic_long_read(&tk_n_exited),

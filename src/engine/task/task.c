@@ -13,14 +13,18 @@
  *   preempt-notifier key, i.e. only once there is something to protect
  *   (a watched hypervisor or an exemption rule);
  * - migration needs no care: sched_out on the old CPU, sched_in on the new;
- * - fork needs none: a child starts with no notifiers (sched_fork).
+ * - fork needs none: a child starts with no notifiers (sched_fork), and
+ *   is protected on its own (an exemption's probe at clone or start).
  * The alternatives were worse: a kprobe on the context switch costs every
  * switch of every task; TIF-flag tricks (the 2020 seeds' TIF_SLD) need the
  * kernel's cooperation, which it removed in 5.19.
  *
  * A notifier can only be added by the task itself, which suits us: every
  * way into protection runs in the task (its #AC, its ioctl, its exec, a
- * vendor's guest entry). Those paths are kprobe handlers, where even
+ * vendor's guest entry), but one: a new task an exemption matches gets
+ * its record from its parent at clone, before it was ever woken, when
+ * nothing else can touch its notifier list (sld_task_protect_new()).
+ * All of them are kprobe handlers, where even
  * GFP_ATOMIC is not allowed on PREEMPT_RT, so records come from a pool
  * that grows ahead of demand (see task/pool.c, which also says who
  * may take a record: exempt tasks, which any user can obtain under each
@@ -37,11 +41,13 @@
  * (sld_task_release); a record remembers its owner as data, for names
  * and counters, and this file calls no owner back.
  *
- * A record ends at do_exit (a kprobe), when exec starts a program that no
- * exemption matches (for exempted tasks; exempt.c's probe asks), or when
- * sld_compat is disabled or unloaded: then every record is detached under
- * stop_machine(), where no CPU is inside a context switch, and SLD goes
- * back to the kernel's state; dmesg names the tasks that lost protection.
+ * A record ends at do_exit (a kprobe; one that holds its core, at the
+ * task's last switch after it: notifier.c), when exec starts a program
+ * that no exemption matches (for exempted tasks; exempt.c's probe asks),
+ * or when sld_compat is disabled or unloaded: then every record is
+ * detached under stop_machine(), where no CPU is inside a context switch,
+ * and SLD goes back to the kernel's state; dmesg names the tasks that
+ * lost protection.
  *
  * Pins: a record protected for a hypervisor keeps sld_compat loaded;
  * task/pins.c says how, and why its puts are safe.
@@ -196,15 +202,16 @@ static const char *rule_text(struct rule_text *out, const struct sld_owner *o,
 static DEFINE_RATELIMIT_STATE(say_rs, DEFAULT_RATELIMIT_INTERVAL,
 			      DEFAULT_RATELIMIT_BURST);
 
-static void say_protected(const struct sld_owner *o, const char *rule)
+static void say_protected(struct task_struct *task, const struct sld_owner *o,
+			  const char *rule)
 {
 	char comm[COMM_ESC_LEN];
 	struct rule_text r;
 
 	if (!__ratelimit(&say_rs))
 		return;
-	sld_comm_escape(comm, current->comm);
-	pr_info("protecting %s[%d]: %s %s\n", comm, task_pid_nr(current),
+	sld_comm_escape(comm, task->comm);
+	pr_info("protecting %s[%d]: %s %s\n", comm, task_pid_nr(task),
 		rule_knobs[o->why], rule_text(&r, o, rule));
 }
 
@@ -227,8 +234,9 @@ static DEFINE_RATELIMIT_STATE(refuse_rs, DEFAULT_RATELIMIT_INTERVAL,
 			      DEFAULT_RATELIMIT_BURST);
 
 /* noinline: its buffers stay out of protect()'s frame (probe handlers). */
-static noinline void say_refused(enum refusal why, const struct sld_owner *o,
-				 const char *rule, bool admin)
+static noinline void say_refused(enum refusal why, struct task_struct *task,
+				 const struct sld_owner *o, const char *rule,
+				 bool admin)
 {
 	char comm[COMM_ESC_LEN];
 	struct rule_text r;
@@ -237,15 +245,15 @@ static noinline void say_refused(enum refusal why, const struct sld_owner *o,
 	if (test_bit(why, &refusal_said[admin]) || !__ratelimit(&refuse_rs) ||
 	    test_and_set_bit(why, &refusal_said[admin]))
 		return;
-	sld_comm_escape(comm, current->comm);
+	sld_comm_escape(comm, task->comm);
 	if (admin)
 		pr_err("not protecting %s[%d] (uid %u): %s, under %s %s, which only root can satisfy\n",
-		       comm, task_pid_nr(current),
+		       comm, task_pid_nr(task),
 		       from_kuid(&init_user_ns, current_uid()), refusal_why[why],
 		       rule_knobs[o->why], rule_text(&r, o, rule));
 	else
 		pr_warn("not protecting %s[%d] (uid %u): %s, under %s %s\n",
-			comm, task_pid_nr(current),
+			comm, task_pid_nr(task),
 			from_kuid(&init_user_ns, current_uid()), refusal_why[why],
 			rule_knobs[o->why], rule_text(&r, o, rule));
 }
@@ -257,8 +265,8 @@ static void refusals_over(bool admin)
 		WRITE_ONCE(refusal_said[admin], 0);
 }
 
-static int refuse(enum refusal why, const struct sld_owner *o,
-		  const char *rule, bool admin)
+static int refuse(enum refusal why, struct task_struct *task,
+		  const struct sld_owner *o, const char *rule, bool admin)
 {
 	static atomic_long_t *const counter[] = {
 		[REFUSE_FULL] = &tk_n_refused_full,
@@ -267,7 +275,7 @@ static int refuse(enum refusal why, const struct sld_owner *o,
 		[REFUSE_NOMEM] = &tk_n_refused_nomem,
 	};
 
-	say_refused(why, o, rule, admin);
+	say_refused(why, task, o, rule, admin);
 	atomic_long_inc(counter[why]);
 	if (admin)
 		atomic_long_inc(&tk_n_refused_admin);
@@ -290,7 +298,7 @@ static int revive(struct sld_task *t, struct sld_owner *o)
 	WRITE_ONCE(t->since, ktime_get_boottime_seconds());
 	if (hv) {
 		if (!become_hv(t, hv))
-			return refuse(REFUSE_CAP, o, NULL, false);
+			return refuse(REFUSE_CAP, current, o, NULL, false);
 	} else {
 		/*
 		 * Forget a hypervisor it was released from: that slot may
@@ -310,6 +318,47 @@ static int revive(struct sld_task *t, struct sld_owner *o)
 }
 
 /*
+ * A new record for task, on behalf of o: current (preemption off), or a
+ * new task that has not run yet (sld_task_protect_new()), whose notifier
+ * list nothing else touches until it is woken. The record counts for
+ * current's uid, which a new task has from its parent. Current takes its
+ * core's hold now; a new task at its first switch in, which is a
+ * handover, no write, when its protected parent switches to it.
+ */
+static int attach(struct task_struct *task, struct sld_owner *o,
+		  const char *rule, bool admin)
+{
+	struct sld_owner *hv = o->why == SLD_WHY_HV ? o : NULL;
+	enum refusal refused;
+	struct sld_task *t;
+
+	t = tk_pool_get(o->why, hv, admin, &refused);
+	if (!t)
+		return refuse(refused, task, o, rule, admin);
+	refusals_over(admin);
+	get_task_struct(task);
+	t->task = task;
+	t->pid = task_pid_nr(task);
+	t->since = ktime_get_boottime_seconds();
+	memcpy(t->comm, task->comm, TASK_COMM_LEN);
+	t->comm[TASK_COMM_LEN - 1] = '\0';
+	if (hv) {
+		atomic_long_inc(&hv->tasks);
+		tk_pin(t);
+	}
+	preempt_notifier_init(&t->pn, &tk_task_ops);
+	if (task == current)
+		preempt_notifier_register(&t->pn);
+	else
+		hlist_add_head(&t->pn.link, &task->preempt_notifiers);
+	count_protection(o->why);
+	if (task == current)
+		tk_start_running(t);
+	say_protected(task, o, rule);
+	return 0;
+}
+
+/*
  * Protect current on behalf of o from now on: SLD off on this core at
  * once, then per switch. 0 if protected (already or now). A task that is
  * protected already becomes a hypervisor's if o is one; otherwise it
@@ -317,9 +366,7 @@ static int revive(struct sld_task *t, struct sld_owner *o)
  */
 static int protect(struct sld_owner *o, const char *rule, bool admin)
 {
-	enum sld_why why = o->why;
-	struct sld_owner *hv = why == SLD_WHY_HV ? o : NULL;
-	enum refusal refused;
+	struct sld_owner *hv = o->why == SLD_WHY_HV ? o : NULL;
 	struct sld_task *t;
 
 	if (!READ_ONCE(tk_ready)) {
@@ -341,26 +388,7 @@ static int protect(struct sld_owner *o, const char *rule, bool admin)
 			tk_start_running(t);
 		return 0;
 	}
-	t = tk_pool_get(why, hv, admin, &refused);
-	if (!t)
-		return refuse(refused, o, rule, admin);
-	refusals_over(admin);
-	get_task_struct(current);
-	t->task = current;
-	t->pid = task_pid_nr(current);
-	t->since = ktime_get_boottime_seconds();
-	memcpy(t->comm, current->comm, TASK_COMM_LEN);
-	t->comm[TASK_COMM_LEN - 1] = '\0';
-	if (hv) {
-		atomic_long_inc(&hv->tasks);
-		tk_pin(t);
-	}
-	preempt_notifier_init(&t->pn, &tk_task_ops);
-	preempt_notifier_register(&t->pn);
-	count_protection(why);
-	tk_start_running(t);
-	say_protected(o, rule);
-	return 0;
+	return attach(current, o, rule, admin);
 }
 
 int sld_task_protect_as(struct sld_owner *o, const char *rule, bool ahead,
@@ -378,6 +406,29 @@ int sld_task_protect(struct sld_owner *o)
 	return protect(o, NULL, false);
 }
 
+/*
+ * A new user task p, complete (its cgroup, name and mm are set) but not
+ * yet woken, protected ahead of any split lock for an exemption its
+ * parent's probe matched: from its first instruction, and with no MSR
+ * write where its protected parent switches to it. Preemption off.
+ */
+int sld_task_protect_new(struct task_struct *p, struct sld_owner *o,
+			 const char *rule, bool admin)
+{
+	int err;
+
+	if (o->why == SLD_WHY_HV)
+		return -EINVAL;	/* a hypervisor's tasks enter it themselves */
+	if (!READ_ONCE(tk_ready)) {
+		atomic_long_inc(&tk_n_refused_off);
+		return -EAGAIN;
+	}
+	err = attach(p, o, rule, admin);
+	if (!err)
+		atomic_long_inc(&tk_n_proactive);
+	return err;
+}
+
 static void key_work_fn(struct work_struct *work)
 {
 	sld_task_refresh();
@@ -393,7 +444,7 @@ static void release(struct sld_task *t)
 	/* current holds its own reference; ours cannot be the last. */
 	put_task_struct(tk_pool_put(t));
 	/* The key outlived its rule for this record only: drop it now. */
-	if (!tk_live() && !READ_ONCE(key_wanted))
+	if (!tk_records() && !READ_ONCE(key_wanted))
 		schedule_work(&key_work);
 }
 
@@ -444,7 +495,13 @@ void sld_task_bus_lock(void)
 
 /* ---- the task's life: exit (our probe), exec and rename (exempt.c's) ------------ */
 
-/* void do_exit(long code): the record goes with its task. */
+/*
+ * void do_exit(long code): the record goes with its task. One that holds
+ * its core stays to the task's last switch (notifier.c), so that a
+ * protected thread ending under a protected parent hands the hold back
+ * without a write, as QEMU's worker pool makes and ends threads all the
+ * time; the reaper below frees it.
+ */
 static int exit_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	struct sld_task *t;
@@ -456,12 +513,36 @@ static int exit_pre(struct kprobe *p, struct pt_regs *regs)
 		/* xchg: sld_task_release() may hand the pin to unpin_fn(). */
 		bool pinned = xchg(&t->pinned, false);
 
-		release(t);
+		/* A released one holds nothing: it goes now. */
+		if (!t->running || !tk_pool_exiting(t))
+			release(t);
 		atomic_long_inc(&tk_n_exited);
 		if (pinned)
 			tk_unpin_last_act();
 	}
 	return 0;
+}
+
+/*
+ * The records of tasks that died protected (notifier.c retired them at
+ * their last switch): unlinked from the dead task, which never runs
+ * again and which our reference keeps, and freed. The last one lets the
+ * key go, as release() does.
+ */
+static void reap_fn(struct work_struct *work)
+{
+	struct llist_node *dead = tk_retired_take();
+	struct sld_task *t, *next;
+	unsigned int npins = 0;
+
+	llist_for_each_entry_safe(t, next, dead, dead) {
+		hlist_del(&t->pn.link);
+		npins += xchg(&t->pinned, false);
+		put_task_struct(tk_pool_put(t));
+	}
+	tk_unpin_detached(npins);
+	if (!tk_records() && !READ_ONCE(key_wanted))
+		sld_task_refresh();
 }
 
 static void take_comm(struct sld_task *t)
@@ -524,7 +605,8 @@ static int detach_fn(void *unused)
 	for (id = 0; id < tk_capacity(); id++) {
 		struct sld_task *t = tk_rec(id);
 
-		if (!t->used || t->detached)
+		/* A retired record is the reaper's (tk_retire_sync() after). */
+		if (!t->used || t->detached || t->retired)
 			continue;
 		hlist_del(&t->pn.link);
 		t->detached = true;
@@ -548,6 +630,11 @@ static unsigned int say_detached(const char *why)
 
 		if (!t->used || !t->detached)
 			continue;
+		/* Its task was in do_exit: counted as exited, lost nothing. */
+		if (t->exiting) {
+			put_task_struct(tk_pool_put(t));
+			continue;
+		}
 		sld_comm_escape(comm, t->task->comm);
 		if (t->why != SLD_WHY_HV) {
 			pr_info("  detached %s[%d]\n", comm,
@@ -586,7 +673,7 @@ static void stop_protecting(void)
 static void detach_all(const char *why)
 {
 	stop_protecting();
-	if (tk_live()) {
+	if (tk_records()) {
 		stop_machine(detach_fn, NULL, NULL);
 		tk_unpin_detached(say_detached(why));
 	}
@@ -615,10 +702,13 @@ static void refresh_locked(void)
 	} else if (need && !tk_key_held) {
 		preempt_notifier_inc();
 		tk_key_held = true;
-	} else if (!need && tk_key_held && !tk_live()) {
-		/* Live records keep the key: no grace period on every refresh. */
+	} else if (!need && tk_key_held && !tk_records()) {
+		/*
+		 * Records keep the key, a dying task's to its last switch: no
+		 * grace period on every refresh.
+		 */
 		stop_protecting();
-		if (!tk_live()) {
+		if (!tk_records()) {
 			tk_key_held = false;
 			preempt_notifier_dec();
 		}
@@ -666,6 +756,7 @@ int sld_task_setup(void)
 {
 	int err;
 
+	tk_retire_init(reap_fn);
 	if (!IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS)) {
 		sld_degrade("per-task", "kernel built without CONFIG_PREEMPT_NOTIFIERS: no task can be protected");
 		return 0;
@@ -704,6 +795,8 @@ void sld_task_exit(void)
 	if (sld_task_possible())
 		detach_all(atomic_read(&tk_n_pinned) ? "unloading (forced)" : "unloading");
 	mutex_unlock(&tk_task_mutex);
+	/* Nothing retires now (no record on a live task): reap the rest. */
+	tk_retire_sync();
 	/* No record is left to queue them again; both take tk_task_mutex. */
 	cancel_work_sync(&key_work);
 	cancel_work_sync(&tk_grow_work);

@@ -47,6 +47,9 @@ void sld_task_refresh(void);
 int sld_task_protect_as(struct sld_owner *o, const char *rule, bool ahead,
 			bool admin);
 int sld_task_protect(struct sld_owner *o);	/* rule NULL, not ahead */
+/* A new task before it first runs (an exemption, ahead): same answers. */
+int sld_task_protect_new(struct task_struct *p, struct sld_owner *o,
+			 const char *rule, bool admin);
 bool sld_task_protected(void);
 void sld_task_ac(bool guest);		/* a protected task's split lock */
 void sld_task_bus_lock(void);		/* a protected task's bus-lock #DB */

@@ -27,25 +27,26 @@ check_knob enabled "0 1 N Y n y 1" "N Y N Y N Y Y"
 KPL=/sys/kernel/debug/kprobes/list
 echo Y > $P/enabled
 # On-demand hooks are idle, i.e. disabled, until needed: ioctl-learn (a
-# hypervisor to learn), task-start and task-rename (exempt_proactive=Y).
+# hypervisor to learn), task-clone, task-start and task-rename
+# (exempt_proactive=Y).
 # The armed ones' symbols, taken once: the same probes under N and Y.
 re=" ($(awk '$NF != "idle" { print $2 }' $S/hooks | paste -sd'|'))\+0x"
 ours() { grep -E "$re" $KPL; }
 nh=$(grep -c . $S/hooks)
 like "$nh" '^[1-9]' "at least one hook is placed"
 is "$(grep -cE ' (armed|idle)$' $S/hooks)" "$nh" "enabled=Y: every hook armed (or idle until needed)"
-is "$(grep ' idle$' $S/hooks | cut -d' ' -f1 | sort | paste -sd' ')" "ioctl-learn task-rename task-start" \
-	"enabled=Y: three on-demand hooks idle (no hypervisor, no exempt_proactive)"
+is "$(grep ' idle$' $S/hooks | cut -d' ' -f1 | sort | paste -sd' ')" "ioctl-learn task-clone task-rename task-start" \
+	"enabled=Y: four on-demand hooks idle (no hypervisor, no exempt_proactive)"
 # Each count of the kernel's list is taken whole, listed and (not)
 # disabled: a list without our probes fails, not passes.
-is "$(ours | grep -vc DISABLED)" "$((nh - 3))" \
+is "$(ours | grep -vc DISABLED)" "$((nh - 4))" \
 	"enabled=Y: every armed hook is in the kernel kprobe list, none disabled"
 echo N > $P/enabled
 is "$(grep -c ' disarmed$' $S/hooks)" "$nh" "enabled=N: every hook disarmed"
-is "$(ours | grep -c DISABLED)" "$((nh - 3))" \
+is "$(ours | grep -c DISABLED)" "$((nh - 4))" \
 	"enabled=N: every one of them listed and disabled in the kernel kprobe list"
 echo Y > $P/enabled
-is "$(ours | grep -vc DISABLED)" "$((nh - 3))" "enabled=Y again: every one re-armed"
+is "$(ours | grep -vc DISABLED)" "$((nh - 4))" "enabled=Y again: every one re-armed"
 # Load-time values go through the same setter.
 unload
 fails "insmod with verbose=9 fails" load verbose=9

@@ -170,8 +170,8 @@ is "$(ac tasks_protected_path) $(ac tasks_protected_cgroup) $(ac tasks_protected
 	"$((byp + 3)) $((byg + 3)) $((byc + 2))" \
 	"counters per rule: by path and by cgroup each process (at exec) and its 2 threads, by pattern the 2 threads"
 is "$(knob_w exempt_proactive N)" OK "vcpus: exempt_proactive N"
-is "$(cat $S/hooks | grep -E '^task-(start|rename) ' | grep -vc ' armed')" 2 \
-	"exempt_proactive N: the start and rename probes disarmed"
+is "$(cat $S/hooks | grep -E '^task-(clone|start|rename) ' | grep -vc ' armed')" 3 \
+	"exempt_proactive N: the clone, start and rename probes disarmed"
 gh_mark
 is "$(vc sldtest vcpus 1 'CPU %d/KVM' | grep -c 'before=none handled=3 sigbus=0')" 1 \
 	"proactive N: the thread protected at its first split lock"

@@ -68,8 +68,10 @@ is "$(ac key_held) $(grep -c '^task-start .* idle$' $S/hooks)" "0 1" \
 is "$(knob_w run_allow 1000,@2000)" OK "run_allow 1000,@2000"
 is "$(cat $P/run_allow)" "1000,@2000" "run_allow reads back as written"
 is "$(ac key_held)" 1 "run_allow set: key held"
-is "$(cat $S/hooks | grep -E '^task-(start|rename) ' | grep -c ' armed')" 2 \
-	"run_allow set: start and rename probes armed, exempt_proactive N"
+is "$(cat $S/hooks | grep -E '^task-(clone|rename) ' | grep -c ' armed')" 2 \
+	"run_allow set: clone and rename probes armed, exempt_proactive N"
+like "$(grep '^task-start ' $S/hooks)" ' idle$' \
+	"run_allow set: the start probe stays idle beside the clone probe"
 
 # ---- an allowed user's run: process, forked child, later thread ---------------
 byr=$(ac tasks_protected_run) pro=$(ac tasks_proactive) pass=$(ac ac_user_passed)
@@ -198,8 +200,8 @@ wait $runpid
 # shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 50 '[ "$(ac key_held)" = 0 ]'
 is "$(ac tasks_live) $(ac key_held)" "0 0" "run_allow empty, the run gone: no record, key not held"
-is "$(cat $S/hooks | grep -E '^task-(start|rename) ' | grep -vc ' armed')" 2 \
-	"run_allow empty: start and rename probes disarmed"
+is "$(cat $S/hooks | grep -E '^task-(clone|start|rename) ' | grep -vc ' armed')" 3 \
+	"run_allow empty: clone, start and rename probes disarmed"
 
 # ---- root may always: run_allow empty ---------------------------------------------
 # Root's runs need no entry (run.c). Nothing is armed for runs until root's
@@ -234,8 +236,8 @@ is "$(ac tasks_proactive)" $((pro + 3)) "all three ahead of any split lock (sldc
 is "$(ac ac_user_passed)" "$pass" "none of their split locks reached the kernel's penalty"
 like "$(new_dmesg)" "root's first sldctl run: runs armed until unload" "dmesg: root's first run armed runs"
 like "$(new_dmesg)" 'protecting sldrun\[[0-9]+\]: sldctl run sld-run-sldrun-[0-9]+\.scope' "dmesg names root's scope"
-is "$(ac key_held) $(grep -E '^task-(start|rename) ' $S/hooks | grep -c ' armed$')" "1 2" \
-	"runs stay armed after root's run (key, start and rename probes)"
+is "$(ac key_held) $(grep -E '^task-(clone|rename) ' $S/hooks | grep -c ' armed$')" "1 2" \
+	"runs stay armed after root's run (key, clone and rename probes)"
 out=$(in_cg "$CG/system.slice/sld-run-root.scope" sldrun tree 10 200)
 check relieved "root in /system.slice/sld-run-root.scope, run_allow empty: relieved" "$out"
 out=$(in_cg "$(app 1000)/sld-run-t1.scope" sldrun as 1000 1000 - sldrun tree 10 200)
