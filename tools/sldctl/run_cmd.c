@@ -280,7 +280,7 @@ static int enter(const char *unit, char **args, const char *path,
 	}
 	if (!getuid() && !root_armed())
 		return no_relief(args, path, anyway,
-				 "sld_compat did not arm relief for root's run within 2 s (its task-clone probe stays idle: see `sldctl status`)");
+				 "sld_compat did not arm relief for root's run within 2 s (its task-clone (or task-start) probe stays idle: see `sldctl status`)");
 	execv(path, args);
 	fprintf(stderr, "sldctl run: cannot start '%s': %s\n", sldctl_q(path),
 		strerror(errno));

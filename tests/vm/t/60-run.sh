@@ -62,8 +62,8 @@ is "$(ac key_held)" 0 "run_allow empty: key not held"
 # ---- not allowed while empty -----------------------------------------------
 out=$(in_cg "$(app 1000)/sld-run-t1.scope" sldrun as 1000 1000 - sldrun tree 10 200)
 check penalised "run_allow empty: a task in a run scope pays the kernel's penalty" "$out"
-is "$(ac key_held) $(grep -c '^task-start .* idle$' $S/hooks)" "0 1" \
-	"run_allow empty: a user's run scope arms nothing (no key, task-start idle)"
+is "$(ac key_held) $(grep -c '^task-clone .* idle$' $S/hooks)" "0 1" \
+	"run_allow empty: a user's run scope arms nothing (no key, task-clone idle)"
 
 is "$(knob_w run_allow 1000,@2000)" OK "run_allow 1000,@2000"
 is "$(cat $P/run_allow)" "1000,@2000" "run_allow reads back as written"
@@ -88,7 +88,7 @@ like "$(sldctl status 2>&1)" '^sldctl runs \(uid, command, scope, .*\): 1000 sld
 wait $runpid
 out=$(cat /tmp/run.out)
 check relieved "allowed uid: main, forked child and a thread started 1.5 s later under 1 ms per split lock" "$out"
-is "$(ac tasks_protected_run)" $((byr + 3)) "tasks_protected_run +3: process at exec, child and thread at start"
+is "$(ac tasks_protected_run)" $((byr + 3)) "tasks_protected_run +3: process at exec, child and thread at clone"
 is "$(ac tasks_proactive)" $((pro + 3)) "all three ahead of any split lock"
 is "$(ac ac_user_passed)" "$pass" "none of their split locks reached the kernel's penalty"
 like "$(new_dmesg)" 'protecting sldrun\[[0-9]+\]: sldctl run sld-run-t1\.scope' "dmesg names the run's scope"
@@ -223,7 +223,7 @@ mkdir "/sys/fs/cgroup/system.slice/$unit.scope" &&
 	exec "$@"
 STANDIN
 chmod 755 /tmp/sdbin/systemd-run
-is "$(cat $P/run_allow) $(ac key_held) $(grep -c '^task-start .* idle$' $S/hooks)" "- 0 1" \
+is "$(cat $P/run_allow) $(ac key_held) $(grep -c '^task-clone .* idle$' $S/hooks)" "- 0 1" \
 	"run_allow empty: nothing armed for runs"
 byr=$(ac tasks_protected_run) pro=$(ac tasks_proactive) pass=$(ac ac_user_passed)
 mark_dmesg
@@ -231,7 +231,7 @@ out=$(PATH=/tmp/sdbin:$PATH sldctl run sldrun tree 10 1500 2> /tmp/runu/err; ech
 like "$out" 'rc=0$' "sldctl run as root, run_allow empty: not refused, CMD's exit status"
 is "$(cat /tmp/runu/err)" "" "sldctl run as root: no refusal, no warning"
 check relieved "root's sldctl run, run_allow empty: main, forked child and a thread started 1.5 s later relieved" "$out"
-is "$(ac tasks_protected_run)" $((byr + 3)) "tasks_protected_run +3: CMD at exec, child and thread at start"
+is "$(ac tasks_protected_run)" $((byr + 3)) "tasks_protected_run +3: CMD at exec, child and thread at clone"
 is "$(ac tasks_proactive)" $((pro + 3)) "all three ahead of any split lock (sldctl waited for the arming)"
 is "$(ac ac_user_passed)" "$pass" "none of their split locks reached the kernel's penalty"
 like "$(new_dmesg)" "root's first sldctl run: runs armed until unload" "dmesg: root's first run armed runs"
@@ -253,7 +253,7 @@ like "$(cat /tmp/runu/err)" "uid 1000 is not allowed relief \(run_allow = -;" "s
 wait_for 50 '[ "$(ac tasks_live)" = 0 ]'
 unload
 ensure_loaded
-is "$(ac key_held) $(grep -c '^task-start .* idle$' $S/hooks)" "0 1" "reloaded: nothing armed for runs"
+is "$(ac key_held) $(grep -c '^task-clone .* idle$' $S/hooks)" "0 1" "reloaded: nothing armed for runs"
 # Another rule matching root's run first (not proactive) still lets it
 # arm runs: sldctl's exec in the scope is exempt by that rule.
 is "$(knob_w exempt_cgroup /system.slice)" OK "exempt_cgroup /system.slice, exempt_proactive N"
