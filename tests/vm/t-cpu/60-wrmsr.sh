@@ -52,8 +52,12 @@ ho=$(($(ac sched_handovers) - ho))
 run "protected: the hold is handed over ($real WRMSRs, $ho handovers for $csw switches)" \
 	[ "$real" -ge 2 -a $((real * 10)) -lt "$csw" -a $((ho * 2)) -ge "$csw" ]
 pp mixed fx_hv one
+# Above one per switch: other tasks on cpu0 (2 writes each time one
+# comes between the protected thread and the other), as many as the
+# machine's load brings: 11 and 23 in a CI run beside two VMs (6.1,
+# 6.1-rt). Two per switch, a write too many, stays far outside 2%.
 run "mixed: about one WRMSR per switch ($real for $csw switches)" \
-	[ $((real * 2)) -ge "$csw" -a "$real" -le $((csw + 10)) ]
+	[ $((real * 2)) -ge "$csw" -a "$real" -le $((csw + csw / 50 + 10)) ]
 msr_matches "after the ping-pongs"
 rmmod fx_hv
 
@@ -65,9 +69,9 @@ rmmod fx_hv
 # at its start and let go at do_exit, a thread cost 4 writes and no
 # handover; either half alone costs 2 writes and one handover. Writes
 # left: the parent's first and last, and 2 for any other task that runs
-# on cpu0 in between (the kernel's: 14 per 400 threads on 6.1, 216 to 276
-# on 6.1-rt, whose timers and RCU callbacks run in threads and take some
-# of the handovers' places).
+# on cpu0 in between (the kernel's: 10 to 30 per 400 threads on 6.1, 216
+# to 712 on 6.1-rt, whose timers and RCU callbacks run in threads and
+# take some of the handovers' places).
 CG=/sys/fs/cgroup
 mkdir -p $CG
 mount -t cgroup2 none $CG 2>/dev/null
@@ -98,8 +102,11 @@ run "churn: the pool grew at most a chunk ($cap0 -> $cap): each record came back
 is "$real" "$acct" "churn: cpu0's real WRMSRs ($real) are the account's"
 run "churn: the switches into and out of each thread are handovers ($ho for $T threads)" \
 	[ -n "$out" -a $((ho * 2)) -ge $((T * 3)) ]
-run "churn: under two WRMSRs per thread ($real for $T threads)" \
-	[ -n "$out" -a "$real" -lt $((T * 2)) ]
+# The other tasks' writes grow with the load: 712 per 400 threads on
+# 6.1-rt in a CI run beside two VMs. The handovers above tell a half
+# missing; this bound the old 4 a thread.
+run "churn: under three WRMSRs per thread ($real for $T threads)" \
+	[ -n "$out" -a "$real" -lt $((T * 3)) ]
 sld_on_wait 0
 is "$(sldcpu msr 0 0x33)" $SLD "churn: cpu0 has detection on once no protected task runs"
 echo - > $P/exempt_cgroup
