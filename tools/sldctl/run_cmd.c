@@ -205,13 +205,12 @@ static bool in_scope(const char *want)
 	return ok;
 }
 
-/* line (to end) ends with " WORD". */
-static bool line_says(const char *l, const char *end, const char *word)
+/* The line l of n bytes ends with " WORD". */
+static bool line_says(const char *l, size_t n, const char *word)
 {
-	size_t n = strlen(word);
+	size_t w = strlen(word);
 
-	return (size_t)(end - l) > n && end[-n - 1] == ' ' &&
-	       !strncmp(end - n, word, n);
+	return n > w && l[n - w - 1] == ' ' && !strncmp(l + n - w, word, w);
 }
 
 /*
@@ -222,16 +221,16 @@ static bool line_says(const char *l, const char *end, const char *word)
  */
 static bool start_idle(const char *text)
 {
-	const char *l, *end;
 	bool idle = false;
+	const char *l;
+	size_t n;
 
-	for (l = text; *l; l = *end ? end + 1 : end) {
-		end = strchrnul(l, '\n');
+	while (sldctl_next_line(&text, &l, &n)) {
 		if (strncmp(l, "task-clone ", 11) && strncmp(l, "task-start ", 11))
 			continue;
-		if (line_says(l, end, "armed"))
+		if (line_says(l, n, "armed"))
 			return false;
-		idle |= line_says(l, end, "idle");
+		idle |= line_says(l, n, "idle");
 	}
 	return idle;
 }

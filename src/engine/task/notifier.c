@@ -124,8 +124,9 @@ void tk_start_running(struct sld_task *t)
  * past it. It is parked on this CPU; an irq_work, which runs when this
  * CPU has irqs on again, after the switch, passes it to the reaper
  * (task.c's function, handed at init, run a little later for a batch),
- * which unlinks and frees it where it may sleep. Only this CPU's irq_work takes this CPU's parked records,
- * so none is touched while the walk is still on it.
+ * which unlinks and frees it where it may sleep. Only this CPU's
+ * irq_work takes this CPU's parked records, so none is touched while
+ * the walk is still on it.
  */
 static DEFINE_PER_CPU(struct llist_head, parked);
 static LLIST_HEAD(retired);

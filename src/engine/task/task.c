@@ -317,6 +317,22 @@ static int revive(struct sld_task *t, struct sld_owner *o)
 	return 0;
 }
 
+/* The record shows task's name as it is now. */
+static void take_comm(struct sld_task *t, const struct task_struct *task)
+{
+	memcpy(t->comm, task->comm, TASK_COMM_LEN);
+	t->comm[TASK_COMM_LEN - 1] = '\0';
+}
+
+/* No record can be made now (disabled, unloading, nothing to protect). */
+static bool engine_off(void)
+{
+	if (READ_ONCE(tk_ready))
+		return false;
+	atomic_long_inc(&tk_n_refused_off);
+	return true;
+}
+
 /*
  * A new record for task, on behalf of o: current (preemption off), or a
  * new task that has not run yet (sld_task_protect_new()), whose notifier
@@ -340,8 +356,7 @@ static int attach(struct task_struct *task, struct sld_owner *o,
 	t->task = task;
 	t->pid = task_pid_nr(task);
 	t->since = ktime_get_boottime_seconds();
-	memcpy(t->comm, task->comm, TASK_COMM_LEN);
-	t->comm[TASK_COMM_LEN - 1] = '\0';
+	take_comm(t, task);
 	if (hv) {
 		atomic_long_inc(&hv->tasks);
 		tk_pin(t);
@@ -369,10 +384,8 @@ static int protect(struct sld_owner *o, const char *rule, bool admin)
 	struct sld_owner *hv = o->why == SLD_WHY_HV ? o : NULL;
 	struct sld_task *t;
 
-	if (!READ_ONCE(tk_ready)) {
-		atomic_long_inc(&tk_n_refused_off);
+	if (engine_off())
 		return -EAGAIN;
-	}
 	t = tk_find_current();
 	if (t && READ_ONCE(t->why) == SLD_WHY_NONE)
 		return revive(t, o);
@@ -419,10 +432,8 @@ int sld_task_protect_new(struct task_struct *p, struct sld_owner *o,
 
 	if (o->why == SLD_WHY_HV)
 		return -EINVAL;	/* a hypervisor's tasks enter it themselves */
-	if (!READ_ONCE(tk_ready)) {
-		atomic_long_inc(&tk_n_refused_off);
+	if (engine_off())
 		return -EAGAIN;
-	}
 	err = attach(p, o, rule, admin);
 	if (!err)
 		atomic_long_inc(&tk_n_proactive);
@@ -545,12 +556,6 @@ static void reap_fn(struct work_struct *work)
 		sld_task_refresh();
 }
 
-static void take_comm(struct sld_task *t)
-{
-	memcpy(t->comm, current->comm, TASK_COMM_LEN);
-	t->comm[TASK_COMM_LEN - 1] = '\0';
-}
-
 /*
  * current exec'd a new program (exempt.c's probe, which decides): its
  * record, if any, takes the new name, or goes when neither a hypervisor
@@ -567,7 +572,7 @@ void sld_task_exec(bool exempt)
 		atomic_long_inc(&tk_n_exec_dropped);
 		return;
 	}
-	take_comm(t);
+	take_comm(t, current);
 }
 
 /* current named itself (exempt.c's probe): the record follows. */
@@ -576,7 +581,7 @@ void sld_task_renamed(void)
 	struct sld_task *t = tk_find_current();
 
 	if (t)
-		take_comm(t);
+		take_comm(t, current);
 }
 
 static struct sld_hook hook_exit = {
