@@ -58,7 +58,7 @@ struct sld_task {
 	struct uid_table *counted;	/* counted there for uid, or nowhere */
 	bool detached;		/* detach_fn() took it off its task */
 	bool exiting;		/* its task is in do_exit: counted nowhere */
-	bool retired;		/* its task's last switch is done (notifier.c) */
+	bool retired;		/* off its dead task, unreferenced (notifier.c) */
 };
 
 /* task.c */
@@ -78,8 +78,7 @@ DECLARE_PER_CPU(struct sld_task *, tk_handed);
 extern struct preempt_ops tk_task_ops;
 void tk_start_running(struct sld_task *t);
 struct sld_task *tk_find_current(void);
-void tk_retire_init(work_func_t reap);
-struct llist_node *tk_retired_take(void);
+void tk_retire_init(void (*reap)(struct llist_node *first));
 void tk_retire_sync(void);
 
 /* pool.c */
@@ -119,6 +118,7 @@ struct sld_task *tk_chunk_alloc(void);
 struct sld_task *tk_pool_get(enum sld_why why, struct sld_owner *hv,
 			     bool admin, enum refusal *refused);
 bool tk_pool_exiting(struct sld_task *t);
+void tk_pool_retire(struct sld_task *t);
 struct task_struct *tk_pool_put(struct sld_task *t);
 unsigned int tk_live(void);
 unsigned int tk_exiting(void);
@@ -129,6 +129,7 @@ extern atomic_t tk_n_pinned;
 extern struct work_struct tk_unpin_work;
 void tk_pin(struct sld_task *t);
 void tk_unpin_last_act(void);
+void tk_unpin_later(unsigned int n);
 void tk_unpin_detached(unsigned int n);
 
 #endif /* SLD_ENGINE_TASK_INTERNAL_H */

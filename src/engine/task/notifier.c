@@ -119,74 +119,67 @@ void tk_start_running(struct sld_task *t)
  * A protected task keeps its record, and its hold, through do_exit
  * (task.c's exit probe) to its last switch, where the hold goes as at
  * any switch: handed to a protected next task (a thread's parent that
- * joins it) without a write, or given back. The record cannot be freed
- * there: the scheduler holds its rq lock and walks the notifier list on
- * past it. It is parked on this CPU; an irq_work, which runs when this
- * CPU has irqs on again, after the switch, passes it to the reaper
- * (task.c's function, handed at init, run a little later for a batch),
- * which unlinks and frees it where it may sleep. Only this CPU's
- * irq_work takes this CPU's parked records, so none is touched while
- * the walk is still on it.
+ * joins it) without a write, or given back. There the record leaves the
+ * dead task and drops its reference, so the task is freed when the
+ * kernel frees it, not later (a record that kept it, for a reaper 20 ms
+ * on, made each thread of a relieved pool cost 8% more: the slab could
+ * not reuse the last thread's task_struct). The record's memory cannot
+ * go back there: the scheduler walks the notifier list on from it. It
+ * is parked on this CPU; an irq_work, which runs when this CPU has irqs
+ * on again, after the switch, hands the batch to task.c's reaper (given
+ * at init), which returns it to the pool. Only this CPU's irq_work
+ * takes this CPU's parked records, so none is reused while the walk is
+ * still on it.
  */
 static DEFINE_PER_CPU(struct llist_head, parked);
-static LLIST_HEAD(retired);
-static struct delayed_work reap_work;
-
-/*
- * The reaper runs once per REAP_DELAY, not per record, and where any
- * CPU is free: a kworker on the CPU of a protected parent that makes
- * threads (QEMU's pool) would cost its hold two writes each time.
- */
-#define REAP_DELAY	(HZ / 50)
+static void (*reap_parked)(struct llist_node *first);
 
 static void pass_parked(struct irq_work *w)
 {
 	struct llist_node *first = llist_del_all(this_cpu_ptr(&parked));
-	struct llist_node *last = first;
 
-	if (!first)
-		return;
-	while (last->next)
-		last = last->next;
-	llist_add_batch(first, last, &retired);
-	queue_delayed_work(system_unbound_wq, &reap_work, REAP_DELAY);
+	if (first)
+		reap_parked(first);
 }
 
 static DEFINE_PER_CPU(struct irq_work, park_work);
 
+/*
+ * Its task is dead and this is its last switch. __hlist_del(), not
+ * hlist_del(): the walk reads our next after we return. Only the dead
+ * task itself changes its list, and it never runs again; nothing walks
+ * the list after this switch. Our reference cannot be the task's last:
+ * the scheduler's own (rcu_users) is dropped only after the switch, and
+ * the task's usage count waits for it and a grace period.
+ */
 static void retire(struct sld_task *t)
 {
-	t->retired = true;
+	__hlist_del(&t->pn.link);
+	tk_pool_retire(t);
+	put_task_struct(t->task);
 	llist_add(&t->dead, this_cpu_ptr(&parked));
 	irq_work_queue(this_cpu_ptr(&park_work));
 }
 
 /*
- * Before any record exists: reap frees the retired ones. The irq_works
- * are set here, not by an initializer: the module loader does not
- * relocate a module's per-CPU section, so a function pointer there stays
- * NULL (6.1 ran one: an Oops). LAZY: from the next tick, without a
- * self-IPI per ended thread (the reaper waits longer anyway). On
- * PREEMPT_RT a lazy one would run in irq_workd, a thread that would
- * preempt the protected parent on this CPU and cost its hold two
- * writes: HARD there, in hard irq.
+ * Before any record exists: reap returns the retired ones to the pool,
+ * in hard irq. The irq_works are set here, not by an initializer: the
+ * module loader does not relocate a module's per-CPU section, so a
+ * function pointer there stays NULL (6.1 ran one: an Oops). LAZY: from
+ * the next tick, without a self-IPI per ended thread. On PREEMPT_RT a
+ * lazy one would run in irq_workd, a thread that would preempt the
+ * protected parent on this CPU and cost its hold two writes: HARD there.
  */
-void tk_retire_init(work_func_t reap)
+void tk_retire_init(void (*reap)(struct llist_node *first))
 {
 	static const struct irq_work lazy = IRQ_WORK_INIT_LAZY(pass_parked);
 	static const struct irq_work hard = IRQ_WORK_INIT_HARD(pass_parked);
 	int cpu;
 
-	INIT_DELAYED_WORK(&reap_work, reap);
+	reap_parked = reap;
 	for_each_possible_cpu(cpu)
 		*per_cpu_ptr(&park_work, cpu) =
 			IS_ENABLED(CONFIG_PREEMPT_RT) ? hard : lazy;
-}
-
-/* For the reaper: the records retired so far. */
-struct llist_node *tk_retired_take(void)
-{
-	return llist_del_all(&retired);
 }
 
 /* Sleepable, once no record is linked to a live task: all reaped. */
@@ -196,7 +189,6 @@ void tk_retire_sync(void)
 
 	for_each_possible_cpu(cpu)
 		irq_work_sync(per_cpu_ptr(&park_work, cpu));
-	flush_delayed_work(&reap_work);
 }
 
 /*

@@ -25,8 +25,8 @@
  *  - tk_unpin_work, for records detached in sleepable context (enabled=N)
  *    and for those task.c's reaper frees still pinned (a task that died
  *    while its exit probe did not run: kprobes off system-wide):
- *    sld_task_exit() flushes it, and the reaper, which waits until
- *    unpin_fn() has returned into the workqueue core.
+ *    sld_task_exit() flushes it, which waits until unpin_fn() has
+ *    returned into the workqueue core.
  * A put anywhere else (a knob store, a notifier, after the work returns)
  * would rely on who called us; these two do not. A try_module_get() that
  * fails (unload already under way) leaves the record unpinned: the exit
@@ -74,12 +74,20 @@ static void unpin_fn(struct work_struct *work)
 }
 DECLARE_WORK(tk_unpin_work, unpin_fn);
 
-/* Sleepable: the pins of n detached records, dropped before returning. */
-void tk_unpin_detached(unsigned int n)
+/* Any context: the pins of n records, dropped soon by unpin_fn(). */
+void tk_unpin_later(unsigned int n)
 {
 	if (!n)
 		return;
 	atomic_add(n, &unpins);
 	schedule_work(&tk_unpin_work);
+}
+
+/* Sleepable: the pins of n detached records, dropped before returning. */
+void tk_unpin_detached(unsigned int n)
+{
+	if (!n)
+		return;
+	tk_unpin_later(n);
 	flush_work(&tk_unpin_work);
 }

@@ -417,6 +417,20 @@ bool tk_pool_exiting(struct sld_task *t)
 	return parked;
 }
 
+/*
+ * t's task is at its last switch and t lets it go: from here on nobody
+ * takes a task reference through t (sld_task_list() looks under the
+ * lock), so the caller may drop the record's own.
+ */
+void tk_pool_retire(struct sld_task *t)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&tk_pool_lock, flags);
+	t->retired = true;
+	raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
+}
+
 /* Returns the task reference the record held, for the caller to drop. */
 struct task_struct *tk_pool_put(struct sld_task *t)
 {

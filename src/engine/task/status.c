@@ -78,9 +78,9 @@ unsigned int sld_task_list(enum sld_why why, struct sld_task_info *out,
 		struct sld_task_info *i = &out[n];
 
 		raw_spin_lock_irqsave(&tk_pool_lock, flags);
-		if (t->used && !t->detached && !t->exiting &&
+		if (t->used && !t->detached && !t->exiting && !t->retired &&
 		    READ_ONCE(t->why) == why) {
-			/* The record holds a reference while used. */
+			/* The record holds a reference until retired. */
 			get_task_struct(t->task);
 			i->task = t->task;
 			i->pid = t->pid;

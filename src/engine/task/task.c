@@ -30,9 +30,10 @@
  * may take a record: exempt tasks, which any user can obtain under each
  * of its uids, are counted apart from hypervisor tasks and can never
  * take what those need, neither the pool's reserve nor the per-uid
- * counts). A record holds a reference on its task, so that a record whose
- * task died unseen (kprobes switched off system-wide) still points at a
- * live task_struct when it is detached.
+ * counts). A record holds a reference on its task up to the task's last
+ * switch (where notifier.c unlinks it), so that a record whose task died
+ * unseen (kprobes switched off system-wide) still points at a live
+ * task_struct when it is detached.
  *
  * Who is protected is decided above this file, by the owners (struct
  * sld_owner, task/task.h): exempt.c for its rule kinds, hvwatch.c for each
@@ -511,7 +512,7 @@ void sld_task_bus_lock(void)
  * its core stays to the task's last switch (notifier.c), so that a
  * protected thread ending under a protected parent hands the hold back
  * without a write, as QEMU's worker pool makes and ends threads all the
- * time; the reaper below frees it.
+ * time; reap() below returns it to the pool.
  */
 static int exit_pre(struct kprobe *p, struct pt_regs *regs)
 {
@@ -535,25 +536,24 @@ static int exit_pre(struct kprobe *p, struct pt_regs *regs)
 }
 
 /*
- * The records of tasks that died protected (notifier.c retired them at
- * their last switch): unlinked from the dead task, which never runs
- * again and which our reference keeps, and freed. The last one lets the
- * key go, as release() does.
+ * Hard irq, after their tasks' last switch: the records of tasks that
+ * died protected, already off their tasks and unreferenced (notifier.c
+ * retired them), back to the pool. The last one lets the key go, as
+ * release() does; a pin the exit probe did not drop (kprobes were off
+ * system-wide) goes in unpin_fn().
  */
-static void reap_fn(struct work_struct *work)
+static void reap(struct llist_node *first)
 {
-	struct llist_node *dead = tk_retired_take();
 	struct sld_task *t, *next;
 	unsigned int npins = 0;
 
-	llist_for_each_entry_safe(t, next, dead, dead) {
-		hlist_del(&t->pn.link);
+	llist_for_each_entry_safe(t, next, first, dead) {
 		npins += xchg(&t->pinned, false);
-		put_task_struct(tk_pool_put(t));
+		tk_pool_put(t);
 	}
-	tk_unpin_detached(npins);
+	tk_unpin_later(npins);
 	if (!tk_records() && !READ_ONCE(key_wanted))
-		sld_task_refresh();
+		schedule_work(&key_work);
 }
 
 /*
@@ -600,8 +600,9 @@ void tk_owner_name(const struct sld_owner *o, char *buf, size_t size)
 
 /*
  * Under stop_machine: no CPU is in a context switch or in our handlers.
- * Records only leave their tasks here; say_detached() frees them after,
- * where it may sleep and print.
+ * Records leave live tasks only here (a dead task's at its last switch,
+ * retired); say_detached() frees them after, where it may sleep and
+ * print.
  */
 static int detach_fn(void *unused)
 {
@@ -761,7 +762,7 @@ int sld_task_setup(void)
 {
 	int err;
 
-	tk_retire_init(reap_fn);
+	tk_retire_init(reap);
 	if (!IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS)) {
 		sld_degrade("per-task", "kernel built without CONFIG_PREEMPT_NOTIFIERS: no task can be protected");
 		return 0;
@@ -802,6 +803,7 @@ void sld_task_exit(void)
 	mutex_unlock(&tk_task_mutex);
 	/* Nothing retires now (no record on a live task): reap the rest. */
 	tk_retire_sync();
+	flush_work(&tk_unpin_work);
 	/* No record is left to queue them again; both take tk_task_mutex. */
 	cancel_work_sync(&key_work);
 	cancel_work_sync(&tk_grow_work);
