@@ -51,6 +51,10 @@ run "every task of them protected ($(($(ac tasks_protected) - p0)) protections)"
 is "$(ac tasks_refused)" "$r0" "none refused while the pool grew"
 wait_for 300 '[ "$(ac tasks_live)" = 0 ]'
 is "$(ac tasks_live) $(ac tasks_admin)" "0 0" "the records went with their tasks"
+# 512 tasks ending at once on 64 CPUs: up to 64 records wait for their
+# task's last switch, the rest go at do_exit; every one comes back.
+wait_for 50 '[ "$(ac tasks_exiting)" = 0 ]'
+is "$(ac tasks_exiting)" 0 "after 512 tasks ended at once, no record still waits for a last switch"
 is "$(ac tasks_capacity)" "$cap" "the chunks stay until unload (no shrinking)"
 is "$(knob_w exempt_cgroup -)" OK "exempt_cgroup cleared"
 is "$(knob_w exempt_proactive N)" OK "exempt_proactive N"
