@@ -418,6 +418,12 @@ if os.path.exists(vm):
     churns = {name: defaultdict(dict) for name, _ in CHURN_CPUS}
     for l in open(vm):
         f = l.rstrip("\n").split("\t")
+        if f[0] == "BENCH" and f[1].startswith("churn-icount/") and f[1] not in churns:
+            churns[f[1]] = defaultdict(dict)
+            CHURN_CPUS.append((f[1], "the stock CPU, one vCPU, counting guest instructions "
+                               "(-icount: ns are instructions; the guest's own ticks and RCU work "
+                               "still vary from round to round), "
+                               + f[1].split("/", 1)[1]))
         if f[0] == "BENCH" and f[1] in churns and len(f) >= 6 and f[4]:
             churns[f[1]][f[3]][f[2]] = (int(f[4]), int(f[5]),
                                         int(f[6]) if len(f) >= 7 else None)
