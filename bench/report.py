@@ -427,8 +427,14 @@ if os.path.exists(vm):
         if f[0] == "BENCH" and f[1] in churns and len(f) >= 6 and f[4]:
             churns[f[1]][f[3]][f[2]] = (int(f[4]), int(f[5]),
                                         int(f[6]) if len(f) >= 7 else None)
+    # The icount tables by kernel, whatever order merge.sh left them in.
+    CHURN_CPUS[2:] = sorted(CHURN_CPUS[2:],
+                            key=lambda c: [(0, int(x), "") if x.isdigit() else (1, 0, x)
+                                           for x in c[0].replace("-", ".").split(".")])
     for name, cpu in CHURN_CPUS:
         churn = churns[name]
+        unit = "instructions" if name.startswith("churn-icount/") else "ns"
+
         if "plain" not in churn or "relieved" not in churn:
             continue
         rounds = sorted(churn["plain"], key=int)
@@ -436,7 +442,7 @@ if os.path.exists(vm):
                    % (name, len(rounds)))
         counted = name == "churn-sld" and all(
             v[2] is not None for d in churn.values() for v in d.values())
-        out.append("| case | ns per thread: median [min .. max] | / plain, per round | protections per thread |"
+        out.append("| case | " + unit + " per thread: median [min .. max] | / plain, per round | protections per thread |"
                    + (" WRMSRs per thread |" if counted else ""))
         out.append("|---|---|---|---|" + ("---|" if counted else ""))
         for c in ["plain", "relieved"]:

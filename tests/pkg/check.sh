@@ -44,7 +44,7 @@ lint_clean() {
 # overrides_justified FILE...: each override line comes right after a
 # comment that says why (or after another override under that comment).
 overrides_justified() {
-	awk '/^#/ { why = 1; next } /^[[:space:]]*$/ { why = 0; next }
+	awk 'FNR == 1 { why = 0 } /^#/ { why = 1; next } /^[[:space:]]*$/ { why = 0; next }
 		!why { print FILENAME ": no reason above: " $0; bad = 1 }
 		END { exit bad }' "$@"
 }

@@ -23,7 +23,7 @@
  *    with synchronize_rcu(), so the handler has returned into the kprobe
  *    core (kernel text) before exit goes on;
  *  - tk_unpin_work, for records detached in sleepable context (enabled=N)
- *    and for those task.c's reaper frees still pinned (a task that died
+ *    and for those task.c's reap() returns still pinned (a task that died
  *    while its exit probe did not run: kprobes off system-wide):
  *    sld_task_exit() flushes it, which waits until unpin_fn() has
  *    returned into the workqueue core.

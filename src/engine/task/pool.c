@@ -28,17 +28,17 @@
 /*
  * Records live in chunks of CHUNK, allocated in sleepable context by
  * tk_grow_work, never in the handlers that take records: tk_pool_get() queues
- * the work when fewer than low_water() records are free (a chunk, or an
- * eighth of the live records: a host starting its hundredth VM starts
- * more threads at once than its first; half a chunk was outrun once by
- * 8 processes starting 64 threads each on 64 vCPUs: 19 refused), so the
- * pool grows ahead of demand, chunk by chunk, as far as admit() can let
- * tasks in. Chunks are never freed before unload: a record's address is
- * stable while anything may look at it, and walkers need no RCU. A burst
- * larger than that faster than the work runs is refused
- * (tasks_refused_growing), and while the kernel has no memory for a
- * chunk, tasks_refused_nomem; both ask again at their next split lock or
- * rename.
+ * the work when fewer than low_water() records are free (a chunk, so the
+ * first protected task brings a second one, or an eighth of the live
+ * records: a host starting its hundredth VM starts more threads at once
+ * than its first; half a chunk was outrun once by 8 processes starting
+ * 64 threads each on 64 vCPUs: 19 refused), so the pool grows ahead of
+ * demand, chunk by chunk, as far as admit() can let tasks in. Chunks
+ * are never freed before unload: a record's address is stable while
+ * anything may look at it, and walkers need no RCU. A burst larger than
+ * that faster than the work runs is refused (tasks_refused_growing), and
+ * while the kernel has no memory for a chunk, tasks_refused_nomem; both
+ * ask again at their next split lock or rename.
  *
  * Admin records: a task matched by a rule only root can have made it
  * match (exempt.c: a cgroup rule whose cgroup and those above it are

@@ -94,8 +94,9 @@ is "$(ac tasks_live)" "$live0" "churn: every record gone with its task"
 # shellcheck disable=SC2016 # wait_for evaluates it at each try
 wait_for 50 '[ "$(ac tasks_exiting)" = 0 ]'
 is "$(ac tasks_exiting)" 0 "churn: no record waits after the last thread's last switch"
-# At most a chunk more: threads that end faster than 64 a tick
-# leave up to 64 records waiting, which the pool grows for.
+# At most a chunk more: the pool keeps a chunk free ahead (the first
+# protected task brings a second one), and threads that end faster than
+# 64 a tick leave up to 64 records waiting, which it grows for.
 cap=$(ac tasks_capacity)
 run "churn: the pool grew at most a chunk ($cap0 -> $cap): each record came back after its task's last switch" \
 	[ "$cap" -le $((cap0 + 128)) ]
