@@ -422,12 +422,18 @@ bool tk_pool_exiting(struct sld_task *t)
 /*
  * t's task is at its last switch and t lets it go: from here on nobody
  * takes a task reference through t (sld_task_list() looks under the
- * lock), so the caller may drop the record's own.
+ * lock), so the caller may drop the record's own. An exiting record,
+ * the usual one, needs no lock: sld_task_list() passes over it since
+ * tk_pool_exiting(), which its own task ran before this switch.
  */
 void tk_pool_retire(struct sld_task *t)
 {
 	unsigned long flags;
 
+	if (t->exiting) {
+		WRITE_ONCE(t->retired, true);
+		return;
+	}
 	raw_spin_lock_irqsave(&tk_pool_lock, flags);
 	t->retired = true;
 	raw_spin_unlock_irqrestore(&tk_pool_lock, flags);

@@ -447,6 +447,13 @@ static void key_work_fn(struct work_struct *work)
 }
 static DECLARE_WORK(key_work, key_work_fn);
 
+/* Any context, after a record went: the key outlived its rule for it. */
+static void key_unless_wanted(void)
+{
+	if (!tk_records() && !READ_ONCE(key_wanted))
+		schedule_work(&key_work);
+}
+
 /* current only; the task reference is dropped later, never here. */
 static void release(struct sld_task *t)
 {
@@ -455,9 +462,7 @@ static void release(struct sld_task *t)
 		sld_msr_task_out();
 	/* current holds its own reference; ours cannot be the last. */
 	put_task_struct(tk_pool_put(t));
-	/* The key outlived its rule for this record only: drop it now. */
-	if (!tk_records() && !READ_ONCE(key_wanted))
-		schedule_work(&key_work);
+	key_unless_wanted();
 }
 
 /*
@@ -552,8 +557,7 @@ static void reap(struct llist_node *first)
 		tk_pool_put(t);
 	}
 	tk_unpin_later(npins);
-	if (!tk_records() && !READ_ONCE(key_wanted))
-		schedule_work(&key_work);
+	key_unless_wanted();
 }
 
 /*
