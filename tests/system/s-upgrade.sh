@@ -99,19 +99,9 @@ export SYS_TIMEOUT=${SYS_TIMEOUT:-2400}
 # shellcheck disable=SC2154 # $log, $root, $top, $ver: system.sh's
 setup() {
 	local src=$top/build/upgrade-src next p
-	next=$(echo "$ver" | awk -F. '{ printf "%d.%d.%d", $1, $2, $3 + 1 }')
+	. "$top/tests/lib/nextver.sh"
 	# NEXT: this tree with src/VERSION and the changelog bumped.
-	rm -rf "$src"
-	mkdir -p "$src"
-	tar -C "$top" --exclude=./build --exclude=./.git -cf - . | tar -C "$src" -xf -
-	echo "$next" > "$src/src/VERSION"
-	{
-		printf 'sld-compat (%s-1) UNRELEASED; urgency=medium\n\n' "$next"
-		printf '  * Test build (tests/system/s-upgrade.sh).\n\n'
-		sed -n '/^ -- /{p;q}' "$src/packaging/debian/changelog"
-		echo
-		cat "$src/packaging/debian/changelog"
-	} > "$src/changelog.new" && mv "$src/changelog.new" "$src/packaging/debian/changelog"
+	next=$(nextver_tree "$top" "$src") || return 1
 	make -C "$src" -s deb >>"$log" 2>&1 || return 1
 	p=$src/build/pkg
 	debroot_repo /srv/sld-repo "$p/sld-compat-dkms_${next}-1_all.deb" \
