@@ -32,8 +32,8 @@ for k in $KVERS; do fetch_image "$k"; done
 [ -z "${SLD_SID:-}" ] || bash "$here/sid.sh"
 # SLD_BPO=1: trixie-backports' kernel (tests/vm/bpo.sh, the same in a
 # Debian 13 root; make cpu-check boots it: AMD bus-lock support).
-# The enforcing test QEMU (tests/qemu/, VM_CPU=enforcing): about 5 minutes
-# on 2 cores the first time, nothing once cached.
+# The enforcing test QEMU (tests/qemu/, VM_CPU=enforcing): a few minutes
+# on 2 cores the first time (1222 ninja steps), nothing once cached.
 # SLD_DEPS_BG=1 (make check): the QEMU and the backports root are made in
 # the background, niced, while lint, unit and the package checks run
 # (mostly one core, or waiting on the mirror); the first VM boot and
