@@ -26,10 +26,13 @@
  *                                 loaded), forks a child that RUNs and
  *                                 exits, then exits; prints
  *                                 "tasks=T runs=R failed=F"
- *   sldhv loop DEV STOPFILE [SPLIT_LOCKS]
+ *   sldhv loop DEV STOPFILE [SPLIT_LOCKS [PAUSE_US]]
  *                                 RUN (1 ms, SPLIT_LOCKS kernel-mode split
  *                                 locks) again and again until STOPFILE
- *                                 exists: a vCPU thread that lives until
+ *                                 exists, PAUSE_US asleep after each (a
+ *                                 guest that idles at times, and leaves a
+ *                                 single-threaded TCG's time to the rest):
+ *                                 a vCPU thread that lives until
  *                                 told, protected again as soon as
  *                                 sld_compat is (re)loaded or enabled;
  *                                 prints "runs=N failed=F"
@@ -410,18 +413,21 @@ static int cmd_swarm(int argc, char **argv)
 
 static int cmd_loop(int argc, char **argv)
 {
-	unsigned long runs = 0, failed = 0, sl;
+	unsigned long runs = 0, failed = 0, sl, pause_us;
 	struct fx_run r;
 	int fd;
 
-	if (argc < 4 || argc > 5)
+	if (argc < 4 || argc > 6)
 		return usage();
 	fd = open_dev(argv[2]);
-	sl = argc == 5 ? num(argv[4]) : 0;
+	sl = argc >= 5 ? num(argv[4]) : 0;
+	pause_us = argc == 6 ? num(argv[5]) : 0;
 	while (access(argv[3], F_OK)) {
 		if (run_sl(fd, 1000, 0, 1, 0, sl, &r))
 			failed++;
 		runs++;
+		if (pause_us)
+			usleep(pause_us);
 	}
 	printf("runs=%lu failed=%lu\n", runs, failed);
 	return 0;
