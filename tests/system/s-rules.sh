@@ -1,14 +1,28 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
-# Scenario rules (issue #26 steps a, b, c, h; issue #37 item 6): both
-# packages installed with apt in the root and the shipped libvirt example
-# enabled before the first boot, as a new user does (`cp
-# conf.d/libvirt-qemu.conf.example conf.d/libvirt-qemu.conf`): its rule
-# relieves a task in a libvirt-named scope below machine.slice, not one in
-# a podman-like scope there; then the Proxmox VE example (issue #42 item
-# 6) for a stand-in VM started as qemu-server starts one; then issue #38
-# item 2, a host full of VMs (scale_part). Guest part first, host part
-# after the marker.
+# Scenario rules (issue #26 steps a, b, c, d, e, h; issue #37 item 6;
+# issue #41 item 7; issue #42 items 4 and 6): what a user's host goes
+# through, in the boots `make check` can afford. Before the first boot,
+# in the root: both packages installed as README's first way says, from
+# the signed repository, and the shipped libvirt example enabled (`cp
+# conf.d/libvirt-qemu.conf.example conf.d/libvirt-qemu.conf`), the
+# admin's own configuration beside it; then the release's backports
+# kernel installed with apt, DKMS building the module for it from the
+# kernel's hook (step d; the `kernel` scenario of check-full does that in
+# the booted system, about 10 minutes of TCG), as an apt upgrade does
+# before the reboot it asks for.
+# Boot 1, still on the release's kernel (pinned): the libvirt example's
+# rule relieves a task in a libvirt-named scope below machine.slice, not
+# one in a podman-like scope there; the Proxmox VE example a stand-in VM
+# started as qemu-server starts one; issue #38 item 2, a host full of VMs
+# (scale_part).
+# Boot 2, the kernel /vmlinuz names (the new one): sld_compat loaded at
+# boot; then step e: the next release published at the repository's
+# address, `apt update && apt upgrade` while a protected stand-in guest
+# split-locks (upgrade_part).
+# Boot 3: the next release loaded at boot and protecting, the
+# configuration kept.
+# Guest part first, host part after the marker.
 
 # first_protected COMM WHY: the kernel's one line for COMM's first
 # protection names WHY (the rule or the hypervisor module).
@@ -97,6 +111,115 @@ boot1() {
 	rm -f /etc/sld-compat/conf.d/proxmox-ve.conf
 	run "pve: sldctl apply without it" sldctl apply
 	no_failed_units "a+b+c: at the end"
+	# The reboot the kernel upgrade asks for: into what /vmlinuz names.
+	if [ -e /etc/sld-systest-upgrade ]; then rm -f "$V/kver"; else touch "$V/done"; fi
+}
+
+# Step d after its reboot, then step e on the new kernel: DKMS builds the
+# next release for the running kernel, which is also the newest (one
+# build under TCG, about 5 minutes: on the old kernel it would build for
+# both).
+boot2() {
+	local t="d: after the reboot into the new kernel"
+	is "$(uname -r)" "$(newest_kver)" "$t: it runs $(newest_kver), the kernel /vmlinuz names"
+	loaded_at_boot "$t"
+	no_failed_units "$t"
+	upgrade_part
+}
+
+# config_kept TAG: the admin's configuration as written before the
+# upgrade, no dpkg copies beside it, applied (vmmon named, its
+# named-modules file; the libvirt example's rule).
+config_kept() {
+	local lv='/machine.slice/machine-qemu\x2d*.scope'
+	run "$1: the admin's line in $CONF kept" grep -qxF "$ADMIN_LINE" $CONF
+	is "$(cat $LOCAL)" "hypervisor_modules = vmmon" "$1: $LOCAL kept"
+	run "$1: the enabled libvirt example kept" test -f /etc/sld-compat/conf.d/libvirt-qemu.conf
+	is "$(find /etc/sld-compat -name '*.dpkg-*' -o -name '*.ucf-*')" "" \
+		"$1: no .dpkg-new/.dpkg-dist/.dpkg-old beside it"
+	like "$(cat /sys/module/sld_compat/parameters/hypervisor_modules)" '(^|,)vmmon(,|$)' \
+		"$1: hypervisor_modules = vmmon applied"
+	is "$(cat /sys/module/sld_compat/parameters/exempt_cgroup)" "$lv" "$1: exempt_cgroup = $lv applied"
+	run "$1: /run/sld-compat/named-modules/vmmon present" test -e /run/sld-compat/named-modules/vmmon
+}
+
+# Step e (issue #42 item 4, issue #41 item 7): the project publishes NEXT
+# where the user's .sources file points (make repo's output replaces the
+# old on the server), and the user runs `apt update && apt upgrade` while
+# a guest runs: a stand-in vCPU thread on cpu1 whose 1 ms RUNs do 20
+# kernel-mode split locks each, fatal on this CPU unless its core is
+# protected, 9 ms asleep after each (a busy one would take half of
+# TCG's one thread from DKMS's build: 16 minutes and more).
+upgrade_part() {
+	local out rc s pid k
+	config_kept "e: $VER, before the upgrade"
+	run "e: modprobe vmmon, actest" modprobe -a vmmon actest
+	rm -f /tmp/guest.stop
+	sldhv oncpu 1 sldhv loop vmmon /tmp/guest.stop 20 9000 > /tmp/guest.out &
+	sleep 2
+	pid=$(awk '$2 == "sldhv" && / why=hypervisor hv=vmmon / { print $1 }' "$S/tasks")
+	run "e: the stand-in guest's vCPU is protected before the upgrade (pid ${pid:-none})" test -n "$pid"
+
+	rm -rf /srv/sld-compat-repo && cp -a /srv/sld-compat-next /srv/sld-compat-repo
+	# Debian's mirrors are out of reach here: apt warns, keeps their
+	# lists and exits 0; ours must update, signature checked.
+	out=$(apt update 2>&1)
+	rc=$?
+	run "e: apt update after the release (exit $rc)" test $rc = 0
+	like "$out" "file:/srv/sld-compat-repo stable InRelease" "e: apt update read the repository's new InRelease"
+	is "$(echo "$out" | grep -cE 'not signed|NO_PUBKEY|BADSIG|manipulated|sld-compat.*(Err|Ign)')" 0 \
+		"e: ... and took its signature"
+	is "$(apt list --upgradable 2>/dev/null | grep -v '^Listing' | cut -d/ -f1 | tr '\n' ' ')" \
+		"sld-compat-dkms sld-compat-tools " "e: apt offers both packages as upgrades, nothing else"
+	like "$(apt list --upgradable 2>/dev/null)" "sld-compat-dkms/stable $NEXT-1 all \\[upgradable from: $VER-1\\]" \
+		"e: ... sld-compat-dkms $NEXT-1 over $VER-1"
+	s=$SECONDS
+	out=$(apt -y -q -o Dpkg::Use-Pty=0 upgrade 2>&1)
+	rc=$?
+	run "e: apt upgrade to $NEXT while the guest runs (exit $rc, $((SECONDS - s)) s)" test $rc = 0
+	diag "$(echo "$out" | grep -E 'sld|dkms|DKMS|Unpacking|Setting up' | tail -n 15)"
+	# shellcheck disable=SC2016 # dpkg-query's ${Version}
+	is "$(dpkg-query -W -f='${Version} ' sld-compat-dkms sld-compat-tools)" "$NEXT-1 $NEXT-1 " \
+		"e: both packages at $NEXT-1"
+	# stderr apart: bookworm's dkms 3.0.10 adds "echo: write error: Broken pipe".
+	is "$(dkms status -m sld-compat -k "$(uname -r)" 2>/dev/null)" \
+		"sld-compat/$NEXT, $(uname -r), x86_64: installed" "e: DKMS built and installed $NEXT for $(uname -r)"
+	is "$(dkms status -m sld-compat -v "$VER" 2>/dev/null)" "" "e: DKMS keeps no $VER"
+	like "$out" "sld_compat $VER stays active until the next boot; $NEXT is active after it" \
+		"e: apt's output tells the user the loaded $VER stays active until the next boot"
+	is "$(cat /sys/module/sld_compat/version)" "$VER" "e: the loaded module is still $VER"
+	like "$(grep "^$pid " "$S/tasks")" "^$pid sldhv why=hypervisor hv=vmmon" \
+		"e: the guest's vCPU (pid $pid) still protected after the upgrade"
+	config_kept "e: after the upgrade"
+	out=$(sldhv acuser vmmon 20)
+	diag "a stand-in vCPU after the upgrade: $out"
+	like "$out" '^handled=20 sigbus=0 ' "e: a stand-in's 20 user split locks after the upgrade: no SIGBUS"
+	run "e: ... without the kernel's penalty (mean $(field "$out" mean_us) us < 1000)" \
+		test "$(field "$out" mean_us)" -lt 1000
+	touch /tmp/guest.stop
+	wait
+	like "$(cat /tmp/guest.out)" '^runs=[1-9][0-9]* failed=0$' \
+		"e: the guest's RUNs (20 kernel-mode split locks each) all succeeded: $(cat /tmp/guest.out)"
+	is "$(jk | grep -c 'sldhv/[0-9]* took a split_lock trap')" 0 "e: the kernel logged no trap of the stand-in"
+	no_failed_units "e: after the upgrade"
+	# rmmod, not modprobe -r: that would remove vmmon's softdep sld_compat too.
+	rmmod actest vmmon
+}
+
+# newest_kver: the newest kernel version with modules installed.
+newest_kver() {
+	find /lib/modules -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -n1
+}
+
+boot3() {
+	local t="e: after the upgrade and a reboot"
+	VER=$NEXT
+	is "$(cat /sys/module/sld_compat/version)" "$NEXT" "e: sld_compat $NEXT is loaded"
+	loaded_at_boot "$t"
+	no_failed_units "$t"
+	config_kept "$t"
+	doctor_healthy "$t"
+	standin_protected "$t"
 	touch "$V/done"
 }
 
@@ -163,6 +286,15 @@ scale_part() {
 }
 
 # --- host ---
+# Both sides (the booted system sources the whole file): NEXT, the
+# configuration's files and the admin's line.
+NEXT=$(cat /usr/local/lib/sld-systest/next 2>/dev/null)
+CONF=/etc/sld-compat/sld-compat.conf
+LOCAL=/etc/sld-compat/conf.d/local.conf
+ADMIN_LINE="# the admin's own line (tests/system/s-rules.sh)"
+# Boot 2's apt upgrade: DKMS builds NEXT under TCG (SYS_RULES_UPGRADE=0:
+# boot 1 alone, steps d and e left out).
+[ "${SYS_RULES_UPGRADE:-1}" = 0 ] || export SYS_TIMEOUT=${SYS_TIMEOUT:-2400}
 # shellcheck disable=SC2154 # $log, $root, $repo_url, $tag, $ver, $work: system.sh's
 # The packages come as README's first way says (issue #42 item 4): the
 # key and the .sources file fetched, apt update, the keyring package, then
@@ -182,7 +314,54 @@ setup() {
 	apt_root install sld-compat-archive-keyring >>"$log" 2>&1 &&
 	apt_root install sld-compat-dkms >>"$log" 2>&1 &&
 		cp "$root/etc/sld-compat/conf.d/libvirt-qemu.conf.example" \
-			"$root/etc/sld-compat/conf.d/libvirt-qemu.conf"
+			"$root/etc/sld-compat/conf.d/libvirt-qemu.conf" || return 1
+	echo "$ADMIN_LINE" >> "$root$CONF"
+	echo "hypervisor_modules = vmmon" > "$root$LOCAL"
+	[ "${SYS_RULES_UPGRADE:-1}" = 1 ] || return 0
+	touch "$root/etc/sld-systest-upgrade"
+	new_kernel && next_release
+}
+
+# Step d in the root: the release's backports kernel and its headers with
+# apt (Debian 13: trixie-backports' 7.x, Debian 12: bookworm-backports'
+# 6.12); DKMS builds for it from the kernel's hook. Boot 1 stays on the
+# release's kernel (the boot pinned), as a host runs on until the reboot;
+# the stand-in's fixtures are built for both.
+# shellcheck disable=SC2154 # $kver, $mirror, $rel: system.sh's
+new_kernel() {
+	echo "deb $mirror $rel-backports main" > "$root/etc/apt/sources.list.d/backports.list"
+	# Without its Recommends, as debootstrap made the root: apparmor
+	# would compile its profiles at the next boot (minutes of TCG).
+	apt_root update >>"$log" 2>&1 &&
+		apt_root -o APT::Install-Recommends=false -t "$rel-backports" \
+			install linux-image-amd64 linux-headers-amd64 >>"$log" 2>&1 || return 1
+	newk=$(find "$root/lib/modules" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -n1)
+	[ "$newk" != "$kver" ] || { echo "new_kernel: no kernel newer than $kver" >>"$log"; return 1; }
+	echo "$kver" > "$root/var/lib/sld-systest/kver"
+	# The rest of the root up to date, as a host that takes its updates:
+	# boot 2's apt upgrade (no network there) then has only NEXT to get.
+	apt_root --with-new-pkgs upgrade >>"$log" 2>&1 || return 1
+	fixtures "$newk"
+}
+
+# NEXT (tests/lib/nextver.sh: this tree, the version bumped), built and
+# published as make repo publishes a release: signed with the key of the
+# first repository (SLD_REPO_* as the caller gave them, else the
+# throwaway key system.sh's make repo kept), for the same address. Boot 1
+# puts it there.
+# shellcheck disable=SC2154 # $out, $repo_url, $work: system.sh's
+next_release() {
+	local src=$top/build/upgrade-src next
+	. "$top/tests/lib/nextver.sh"
+	next=$(nextver_tree "$top" "$src") || return 1
+	make -C "$src" -s deb >>"$log" 2>&1 || return 1
+	if [ -z "${SLD_REPO_GNUPGHOME:-}${SLD_REPO_KEYFILE:-}" ]; then
+		export SLD_REPO_GNUPGHOME=$out/repo-work/gnupg-throwaway
+	fi
+	SLD_REPO_URL=$repo_url/ SLD_REPO_OUT=$work/repo-next SLD_REPO_WORK=$work/repo-next-work \
+		bash "$src/packaging/repo.sh" >>"$log" 2>&1 || return 1
+	cp -a "$work/repo-next" "$root/srv/sld-compat-next"
+	echo "$next" > "$root/usr/local/lib/sld-systest/next"
 }
 
 # update_from DIR: apt-get update in the root with only the signed
@@ -254,4 +433,10 @@ host_checks() {
 	like "$(tail -n1 "$work/apt-${bad##*/}")" '^exit [1-9]' "$tag apt update fails on it"
 	rm -rf "${root:?}$copy" "${root:?}$bad"
 	run "$tag apt update from the signed repository again" in_root apt-get update -q
+	# shellcheck disable=SC2154 # $kver: system.sh's
+	[ "${SYS_RULES_UPGRADE:-1}" = 1 ] || return 0
+	for k in "$kver" "$newk"; do
+		is "$(in_root dkms status -m sld-compat -k "$k" 2>/dev/null)" "sld-compat/$ver, $k, x86_64: installed" \
+			"$tag d: DKMS built $ver for $k (the new kernel's from its hook)"
+	done
 }

@@ -1,6 +1,8 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
-# Scenario upgrade (issue #26 step e): today's packages (VER, `make deb`)
+# Scenario upgrade (issue #26 step e), README's second way, from a
+# checkout (the repository's way is the rules scenario's step e):
+# today's packages (VER, `make deb`)
 # installed with apt in the root, with the admin's configuration
 # (hypervisor_modules = vmmon in conf.d, a line added to the shipped
 # sld-compat.conf). Booted: a protected stand-in guest runs (a vCPU thread
@@ -32,9 +34,10 @@ boot1() {
 	no_failed_units "$t"
 	config_kept "$t"
 	run "$t: modprobe vmmon, actest" modprobe -a vmmon actest
-	# The guest: on cpu1, 1 ms RUNs with 20 kernel-mode split locks each.
+	# The guest: on cpu1, 1 ms RUNs with 20 kernel-mode split locks each,
+	# 9 ms asleep after each (s-rules.sh says why).
 	rm -f /tmp/guest.stop
-	sldhv oncpu 1 sldhv loop vmmon /tmp/guest.stop 20 > /tmp/guest.out &
+	sldhv oncpu 1 sldhv loop vmmon /tmp/guest.stop 20 9000 > /tmp/guest.out &
 	sleep 2
 	pid=$(awk '$2 == "sldhv" && / why=hypervisor hv=vmmon / { print $1 }' "$S/tasks")
 	run "e: the stand-in guest's vCPU is protected before the upgrade (pid ${pid:-none})" test -n "$pid"

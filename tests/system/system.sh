@@ -45,22 +45,32 @@
 #   run     issue #30: gamer (in games) and other, lingering user managers,
 #           run_allow = @games: `sldctl run` relieves gamer's tree (and under
 #           gamemoderun), not other's (tests/system/s-run.sh)
-#   rules   a, b, c, h: both packages and the shipped libvirt example
-#           enabled before the first boot: the exempt_cgroup rule for the
-#           absent machine.slice applied and pending, a task in a new scope
-#           below it protected (and named in the kernel log), an
-#           exempt_path rule kept across a dpkg-like replacement of its
-#           binary, the stand-in's first protection in the kernel log
+#   rules   a, b, c, d, e, h (make check's): both packages from the
+#           signed repository as README says, the shipped libvirt example
+#           enabled and the admin's own configuration before the first
+#           boot, then the backports kernel installed in the root (DKMS
+#           builds for it from its hook); boot 1 on the release's kernel:
+#           the exempt_cgroup rule for the absent machine.slice applied
+#           and pending, a task in a new scope below it protected (and
+#           named in the kernel log), an exempt_path rule kept across a
+#           dpkg-like replacement of its binary, the stand-in's first
+#           protection in the kernel log, a host full of VMs; boot 2 on
+#           the new kernel: loaded at boot, then the next release
+#           published at the repository's address and `apt update && apt
+#           upgrade` while a protected stand-in guest split-locks; boot
+#           3: the next release loaded at boot, protecting, the
+#           configuration kept
 #   kernel  d: the package installed; the booted system installs the
 #           release's backports kernel with apt, DKMS builds for it from
 #           the kernel's hook; the next boot runs it (the root's
 #           /vmlinuz): sld_compat loaded at boot and protecting
-#   upgrade e: today's packages installed, with the admin's configuration;
-#           the booted system upgrades them with apt to the same source
-#           with the version bumped while a protected stand-in guest
-#           split-locks: no kernel error, the guest still protected,
-#           configuration kept and applied, named-modules present, apt's
-#           message says which module is active; reboot: the new one
+#   upgrade e, README's second way (from a checkout): today's packages
+#           installed, with the admin's configuration; the booted system
+#           upgrades them with apt to the same source with the version
+#           bumped while a protected stand-in guest split-locks: no kernel
+#           error, the guest still protected, configuration kept and
+#           applied, named-modules present, apt's message says which
+#           module is active; reboot: the new one
 #
 # Results: TAP on stdout, each line tagged "[RELEASE SCENARIO]" (make
 # check-system keeps it in build/system/RELEASE-SCENARIO.tap); the
