@@ -23,7 +23,7 @@ tools:
 TESTS := check check-full check-stress check-system demo deps vmbin lint \
 	lint-build lint-sid unit fuzz fuzz-short objdump-check objdump-check-sid \
 	vm-check vm-check-sid vm-check-255 cpu-check cpu-check-sid cpu-boots \
-	dkms-check dkms-check-sid pkg-check pkg-lifecycle
+	dkms-check dkms-check-sid pkg-check pkg-lifecycle pkg-qa
 $(TESTS):
 	@$(MAKE) -f tests/Makefile $@
 
