@@ -156,3 +156,55 @@ nothing_left() {
 	is "$(dkms status 2>&1 | grep -i sld)" "" "$t: dkms status names no sld-compat"
 	run "$t: no /etc/sld-compat" test ! -e /etc/sld-compat
 }
+
+# guest_start: the stand-in guest of an upgrade: vmmon and actest loaded,
+# a vCPU thread on cpu1 whose 1 ms RUNs do 20 kernel-mode split locks
+# each, fatal on this CPU unless its core is protected, 9 ms asleep after
+# each (a busy one would take half of TCG's one thread from DKMS: an
+# upgrade did not end in 38 minutes beside one); checks it protected, its
+# pid in GUEST_PID (a child of this shell: after_upgrade waits for it).
+guest_start() {
+	run "e: modprobe vmmon, actest" modprobe -a vmmon actest
+	rm -f /tmp/guest.stop
+	sldhv oncpu 1 sldhv loop vmmon /tmp/guest.stop 20 9000 > /tmp/guest.out &
+	sleep 2
+	GUEST_PID=$(awk '$2 == "sldhv" && / why=hypervisor hv=vmmon / { print $1 }' "$S/tasks")
+	run "e: the stand-in guest's vCPU is protected before the upgrade (pid ${GUEST_PID:-none})" \
+		test -n "$GUEST_PID"
+}
+
+# after_upgrade OUT PID: apt upgraded both packages from VER to NEXT (OUT
+# its output) while guest_start's guest PID ran: DKMS built NEXT for this
+# kernel, apt said which module is active, VER still loaded and the guest
+# still protected, the scenario's config_kept, a stand-in's user split
+# locks relieved, the guest's RUNs all succeeded, no trap, no failed
+# unit. Stops the guest and unloads the stand-in's modules.
+after_upgrade() {
+	# shellcheck disable=SC2016 # dpkg-query's ${Version}
+	is "$(dpkg-query -W -f='${Version} ' sld-compat-dkms sld-compat-tools)" "$NEXT-1 $NEXT-1 " \
+		"e: both packages at $NEXT-1"
+	# stderr apart: bookworm's dkms 3.0.10 adds "echo: write error: Broken pipe".
+	is "$(dkms status -m sld-compat -k "$(uname -r)" 2>/dev/null)" \
+		"sld-compat/$NEXT, $(uname -r), x86_64: installed" "e: DKMS built and installed $NEXT for $(uname -r)"
+	is "$(dkms status -m sld-compat -v "$VER" 2>/dev/null)" "" "e: DKMS keeps no $VER"
+	like "$1" "sld_compat $VER stays active until the next boot; $NEXT is active after it" \
+		"e: apt's output tells the user the loaded $VER stays active until the next boot"
+	is "$(cat /sys/module/sld_compat/version)" "$VER" "e: the loaded module is still $VER"
+	like "$(grep "^$2 " "$S/tasks")" "^$2 sldhv why=hypervisor hv=vmmon" \
+		"e: the guest's vCPU (pid $2) still protected after the upgrade"
+	config_kept "e: after the upgrade"
+	local out
+	out=$(sldhv acuser vmmon 20)
+	diag "a stand-in vCPU after the upgrade: $out"
+	like "$out" '^handled=20 sigbus=0 ' "e: a stand-in's 20 user split locks after the upgrade: no SIGBUS"
+	run "e: ... without the kernel's penalty (mean $(field "$out" mean_us) us < 1000)" \
+		test "$(field "$out" mean_us)" -lt 1000
+	touch /tmp/guest.stop
+	wait
+	like "$(cat /tmp/guest.out)" '^runs=[1-9][0-9]* failed=0$' \
+		"e: the guest's RUNs (20 kernel-mode split locks each) all succeeded: $(cat /tmp/guest.out)"
+	is "$(jk | grep -c 'sldhv/[0-9]* took a split_lock trap')" 0 "e: the kernel logged no trap of the stand-in"
+	no_failed_units "e: after the upgrade"
+	# rmmod, not modprobe -r: that would remove vmmon's softdep sld_compat too.
+	rmmod actest vmmon
+}

@@ -146,19 +146,12 @@ config_kept() {
 # Step e (issue #42 item 4, issue #41 item 7): the project publishes NEXT
 # where the user's .sources file points (make repo's output replaces the
 # old on the server), and the user runs `apt update && apt upgrade` while
-# a guest runs: a stand-in vCPU thread on cpu1 whose 1 ms RUNs do 20
-# kernel-mode split locks each, fatal on this CPU unless its core is
-# protected, 9 ms asleep after each (a busy one would take half of
-# TCG's one thread from DKMS's build: 16 minutes and more).
+# a guest runs (guest_start, tests/lib/guest.sh).
 upgrade_part() {
-	local out rc s pid k
+	local out rc s pid
 	config_kept "e: $VER, before the upgrade"
-	run "e: modprobe vmmon, actest" modprobe -a vmmon actest
-	rm -f /tmp/guest.stop
-	sldhv oncpu 1 sldhv loop vmmon /tmp/guest.stop 20 9000 > /tmp/guest.out &
-	sleep 2
-	pid=$(awk '$2 == "sldhv" && / why=hypervisor hv=vmmon / { print $1 }' "$S/tasks")
-	run "e: the stand-in guest's vCPU is protected before the upgrade (pid ${pid:-none})" test -n "$pid"
+	guest_start
+	pid=$GUEST_PID
 
 	rm -rf /srv/sld-compat-repo && cp -a /srv/sld-compat-next /srv/sld-compat-repo
 	# Debian's mirrors are out of reach here: apt warns, keeps their
@@ -178,32 +171,7 @@ upgrade_part() {
 	rc=$?
 	run "e: apt upgrade to $NEXT while the guest runs (exit $rc, $((SECONDS - s)) s)" test $rc = 0
 	diag "$(echo "$out" | grep -E 'sld|dkms|DKMS|Unpacking|Setting up' | tail -n 15)"
-	# shellcheck disable=SC2016 # dpkg-query's ${Version}
-	is "$(dpkg-query -W -f='${Version} ' sld-compat-dkms sld-compat-tools)" "$NEXT-1 $NEXT-1 " \
-		"e: both packages at $NEXT-1"
-	# stderr apart: bookworm's dkms 3.0.10 adds "echo: write error: Broken pipe".
-	is "$(dkms status -m sld-compat -k "$(uname -r)" 2>/dev/null)" \
-		"sld-compat/$NEXT, $(uname -r), x86_64: installed" "e: DKMS built and installed $NEXT for $(uname -r)"
-	is "$(dkms status -m sld-compat -v "$VER" 2>/dev/null)" "" "e: DKMS keeps no $VER"
-	like "$out" "sld_compat $VER stays active until the next boot; $NEXT is active after it" \
-		"e: apt's output tells the user the loaded $VER stays active until the next boot"
-	is "$(cat /sys/module/sld_compat/version)" "$VER" "e: the loaded module is still $VER"
-	like "$(grep "^$pid " "$S/tasks")" "^$pid sldhv why=hypervisor hv=vmmon" \
-		"e: the guest's vCPU (pid $pid) still protected after the upgrade"
-	config_kept "e: after the upgrade"
-	out=$(sldhv acuser vmmon 20)
-	diag "a stand-in vCPU after the upgrade: $out"
-	like "$out" '^handled=20 sigbus=0 ' "e: a stand-in's 20 user split locks after the upgrade: no SIGBUS"
-	run "e: ... without the kernel's penalty (mean $(field "$out" mean_us) us < 1000)" \
-		test "$(field "$out" mean_us)" -lt 1000
-	touch /tmp/guest.stop
-	wait
-	like "$(cat /tmp/guest.out)" '^runs=[1-9][0-9]* failed=0$' \
-		"e: the guest's RUNs (20 kernel-mode split locks each) all succeeded: $(cat /tmp/guest.out)"
-	is "$(jk | grep -c 'sldhv/[0-9]* took a split_lock trap')" 0 "e: the kernel logged no trap of the stand-in"
-	no_failed_units "e: after the upgrade"
-	# rmmod, not modprobe -r: that would remove vmmon's softdep sld_compat too.
-	rmmod actest vmmon
+	after_upgrade "$out" "$pid"
 }
 
 # newest_kver: the newest kernel version with modules installed.
