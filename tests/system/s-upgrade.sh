@@ -66,8 +66,9 @@ NEXT=$(cat /usr/local/lib/sld-systest/next 2>/dev/null)
 CONF=/etc/sld-compat/sld-compat.conf
 LOCAL=/etc/sld-compat/conf.d/local.conf
 ADMIN_LINE="# the admin's own line (tests/system/s-upgrade.sh)"
-# DKMS builds NEXT in the booted system, under TCG.
-export SYS_TIMEOUT=${SYS_TIMEOUT:-2400}
+# DKMS builds NEXT in the booted system, under TCG: more than 30 minutes
+# on a busy machine (s-rules.sh); the bound is for a hang.
+export SYS_TIMEOUT=${SYS_TIMEOUT:-5400}
 # shellcheck disable=SC2154 # $log, $root, $top, $ver: system.sh's
 setup() {
 	local src=$top/build/upgrade-src next p
