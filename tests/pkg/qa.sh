@@ -42,8 +42,10 @@
 #   archives-RELEASE  apt's downloads: a piuparts script copies them into
 #                 the chroot's apt cache before each test (piuparts empties
 #                 that cache before every snapshot of the tree) and keeps
-#                 what apt fetched; autopkgtest's testbed mounts it as its
-#                 apt cache.
+#                 what apt fetched; autopkgtest's testbed mounts a copy as
+#                 its apt cache, whose new files are kept after the run.
+#                 Each new file is copied under another name, then renamed:
+#                 two make checks on one machine share the directory.
 # piuparts' chroots and the autopkgtest testbed live in a tmpfs mounted at
 # $SLD_CACHE/piuparts/tmp in this script's namespace.
 #
@@ -280,12 +282,27 @@ autopkgtest_job() {
 	if [ -n "${http_proxy:-}" ]; then
 		setup+=(--setup-commands "echo 'Acquire::http::Proxy \"$http_proxy\";' > /etc/apt/apt.conf.d/01proxy")
 	fi
-	rm -rf "$aout" "$ptmp/autopkgtest-$rel"
+	# The testbed's apt cache: a copy of the shared one in this script's
+	# tmpfs, what apt fetched kept after the run. Not the shared directory
+	# itself: apt locks its cache, and another make check's testbed on
+	# this machine would find it locked.
+	local tarch=$ptmp/archives-testbed-$rel f n
+	rm -rf "$aout" "$ptmp/autopkgtest-$rel" "$tarch"
+	mkdir -p "$tarch"
+	for f in "$arch"/*.deb; do [ ! -e "$f" ] || cp "$f" "$tarch/"; done
 	autopkgtest -o "$aout" "${setup[@]}" "$ap/sld-compat_${apv}-1.dsc" \
 		"$ap/sld-compat-dkms_${apv}-1_all.deb" "$ap/sld-compat-tools_${apv}-1_amd64.deb" \
-		-- unshare -t "$base" -u "$ptmp/autopkgtest-$rel" -b "$arch" /var/cache/apt/archives \
+		-- unshare -t "$base" -u "$ptmp/autopkgtest-$rel" -b "$tarch" /var/cache/apt/archives \
 		>/dev/null 2>&1
 	rc=$?
+	for f in "$tarch"/*.deb; do
+		n=${f##*/}
+		case $n in sld-compat*) continue ;; esac
+		if [ -e "$f" ] && [ ! -e "$arch/$n" ]; then
+			cp "$f" "$arch/.$n.$BASHPID" && mv "$arch/.$n.$BASHPID" "$arch/$n"
+		fi
+	done
+	rm -rf "$tarch"
 	for t in module-build dkms-autopkgtest; do
 		line=$(grep "^$t " "$aout/summary" 2>/dev/null)
 		res=${line#"$t"}
