@@ -157,6 +157,11 @@ nothing_left() {
 	run "$t: no /etc/sld-compat" test ! -e /etc/sld-compat
 }
 
+# newest_kver: the newest kernel version with modules installed.
+newest_kver() {
+	find /lib/modules -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -n1
+}
+
 # guest_start: the stand-in guest of an upgrade: vmmon and actest loaded,
 # a vCPU thread on cpu1 whose 1 ms RUNs do 20 kernel-mode split locks
 # each, fatal on this CPU unless its core is protected, 9 ms asleep after

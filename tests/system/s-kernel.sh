@@ -21,11 +21,6 @@
 # Guest part first, host part after the marker.
 FX=/usr/local/src/sld-fixtures
 
-# newest_kver: the newest kernel version with modules installed.
-newest_kver() {
-	find /lib/modules -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -n1
-}
-
 # fixtures_for KVER: the stand-in's modules built for KVER, where modprobe
 # finds them.
 fixtures_for() {

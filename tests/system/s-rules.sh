@@ -174,11 +174,6 @@ upgrade_part() {
 	after_upgrade "$out" "$pid"
 }
 
-# newest_kver: the newest kernel version with modules installed.
-newest_kver() {
-	find /lib/modules -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -n1
-}
-
 boot3() {
 	local t="e: after the upgrade and a reboot"
 	VER=$NEXT
