@@ -395,19 +395,6 @@ static bool ahead_ok(const struct sld_owner *o)
 	return o == &owner_run || READ_ONCE(proactive);
 }
 
-/* Which rule kind exempts current, if any (NULL). Atomic context is fine. */
-struct sld_owner *sld_exempt_match(void)
-{
-	struct sld_owner *o;
-	const char *rule;
-	bool admin;
-
-	rcu_read_lock();
-	o = match(current, &rule, &admin);
-	rcu_read_unlock();
-	return o;
-}
-
 /*
  * Root's first run (run.c, "Arming on demand"): arm runs as a set
  * run_allow would, until unload. Queued from a probe or the #AC path;
@@ -491,12 +478,18 @@ static bool ahead_any(void)
  */
 static int exec_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct sld_owner *o = sld_exempt_match();
+	struct sld_owner *o;
+	const char *rule;
+	bool admin, capped;
 
-	sld_task_exec(!!o);
+	rcu_read_lock();
+	o = match(current, &rule, &admin);
+	capped = sld_task_exec(o, rule, admin);
+	rcu_read_unlock();
 	/* Without exempt_proactive no protect call follows for every match. */
 	run_arm_check(o, current);
-	if (o && ahead_ok(o) && !sld_task_protected())
+	/* Refused over its cap just now: it asks again at its split locks. */
+	if (o && !capped && ahead_ok(o) && !sld_task_protected())
 		sld_exempt_protect(true);
 	return 0;
 }

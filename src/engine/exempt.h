@@ -10,7 +10,6 @@ struct sld_owner;
 void sld_exempt_setup(void);		/* before sld_hooks_init() */
 void sld_exempt_init(void);		/* after sld_task_init() */
 void sld_exempt_free(void);
-struct sld_owner *sld_exempt_match(void);	/* current, any context */
 int sld_exempt_protect(bool ahead);		/* current, any context */
 int sld_exempt_ensure(void);			/* current, any context */
 int sld_exempt_pending_show(char *buf, size_t size);	/* sleepable */

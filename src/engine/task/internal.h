@@ -117,6 +117,7 @@ int tk_grow(void);
 struct sld_task *tk_chunk_alloc(void);
 struct sld_task *tk_pool_get(enum sld_why why, struct sld_owner *hv,
 			     bool admin, enum refusal *refused);
+bool tk_pool_recount(struct sld_task *t, kuid_t uid);
 bool tk_pool_exiting(struct sld_task *t);
 void tk_pool_retire(struct sld_task *t);
 struct task_struct *tk_pool_put(struct sld_task *t);

@@ -52,7 +52,13 @@
  * cannot leave a guest's vCPU without one. The pool grows for both. A
  * record keeps the class it was taken in for its task's life (exec, a
  * move to another cgroup, a release and a new protection): one record
- * per task, whatever it matches later.
+ * per task, whatever it matches later. The uid it counts for is its
+ * task's when it was taken and again after each exec (tk_pool_recount()):
+ * a task root started in a user's cgroup that drops to the user and runs
+ * the user's program counts as the user's, as its threads do. A uid
+ * changed without exec (the program root chose, still running) counts
+ * from the next exec; so does a hypervisor's record over the new uid's
+ * cap (task.c keeps its guest protected).
  *
  * Who may take any other record (admit()): an unprivileged user can obtain an
  * exemption by itself (exempt_comm, see README's trust model), and a user
@@ -277,6 +283,49 @@ static bool want_chunk(void)
 noinline struct sld_task *tk_chunk_alloc(void)
 {
 	return kvcalloc(CHUNK, sizeof(struct sld_task), GFP_KERNEL);
+}
+
+/*
+ * Current's record t after an exec that kept it, current now running as
+ * uid: t counts for uid from now on, in the table it counts in, else
+ * the one of what it is now (a released hypervisor record keeps its
+ * stale hv, not its kind). False: uid is at its cap there, nothing
+ * changed. An admin record counts for no uid; root's tasks count for
+ * none either. Only current changes a live record's uid and table, so
+ * they are read before the lock.
+ */
+bool tk_pool_recount(struct sld_task *t, kuid_t uid)
+{
+	bool root = uid_eq(uid, GLOBAL_ROOT_UID);
+	struct uid_table *tb;
+	struct uid_count *slot;
+	unsigned long flags;
+
+	if (t->admin || uid_eq(t->uid, uid))
+		return true;
+	tb = t->counted ?: uid_table(READ_ONCE(t->why) == SLD_WHY_HV);
+	raw_spin_lock_irqsave(&tk_pool_lock, flags);
+	/*
+	 * A full exempt table refuses as admit() would, though the old
+	 * uid's put below might free a slot: uid changes at exec are rare.
+	 */
+	slot = root ? NULL : tk_uid_slot(tb, uid);
+	if (!root && (slot ? slot->n >= tk_per_uid() : tb == &tk_uids_exempt)) {
+		raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
+		return false;
+	}
+	if (t->counted)
+		tk_uid_put(t->counted, t->uid);
+	t->counted = NULL;
+	t->uid = uid;
+	/* Again: the put may have shifted uid's slot, or freed one. */
+	slot = root ? NULL : tk_uid_slot(tb, uid);
+	if (slot) {
+		tk_uid_get(slot, uid);
+		t->counted = tb;
+	}
+	raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
+	return true;
 }
 
 /* tk_pool_lock held: a new chunk's records join the free list. */

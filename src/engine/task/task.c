@@ -44,7 +44,8 @@
  *
  * A record ends at do_exit (a kprobe; one that holds its core, at the
  * task's last switch after it: notifier.c), when exec starts a program
- * that no exemption matches (for exempted tasks; exempt.c's probe asks),
+ * that no exemption matches (for exempted tasks; exempt.c's probe asks)
+ * or runs it as a uid at its cap (sld_task_exec()),
  * or when sld_compat is disabled or unloaded: then every record is
  * detached under stop_machine(), where no CPU is inside a context switch,
  * and SLD goes back to the kernel's state; dmesg names the tasks that
@@ -562,21 +563,36 @@ static void reap(struct llist_node *first)
 
 /*
  * current exec'd a new program (exempt.c's probe, which decides): its
- * record, if any, takes the new name, or goes when neither a hypervisor
- * holds it nor an exemption matches the program (exempt false).
+ * record, if any, takes the new name and counts for the uid current runs
+ * as now (pool.c), or goes when neither a hypervisor holds it nor an
+ * exemption matches the program (o NULL, else o's rule; admin: a rule
+ * only root can satisfy), or when only a rule a user can satisfy holds
+ * it and the uid is at its cap: refused as a new task would be, and
+ * true, so that the caller does not ask again now. Over the cap a
+ * hypervisor's record stays as it was (its guest is not left to the
+ * kernel's #AC), and so does one the admin's rule holds.
  */
-void sld_task_exec(bool exempt)
+bool sld_task_exec(const struct sld_owner *o, const char *rule, bool admin)
 {
 	struct sld_task *t = tk_find_current();
+	bool hv;
 
 	if (!t)
-		return;
-	if (t->why != SLD_WHY_HV && !exempt) {
+		return false;
+	hv = READ_ONCE(t->why) == SLD_WHY_HV;
+	if (!hv && !o) {
 		release(t);
 		atomic_long_inc(&tk_n_exec_dropped);
-		return;
+		return false;
+	}
+	if (!tk_pool_recount(t, current_uid()) && !hv && !admin) {
+		refuse(REFUSE_CAP, current, o, rule, false);
+		release(t);
+		atomic_long_inc(&tk_n_exec_dropped);
+		return true;
 	}
 	take_comm(t, current);
+	return false;
 }
 
 /* current named itself (exempt.c's probe): the record follows. */

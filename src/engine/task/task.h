@@ -53,7 +53,11 @@ int sld_task_protect_new(struct task_struct *p, struct sld_owner *o,
 bool sld_task_protected(void);
 void sld_task_ac(bool guest);		/* a protected task's split lock */
 void sld_task_bus_lock(void);		/* a protected task's bus-lock #DB */
-void sld_task_exec(bool exempt);	/* exec'd: keep the record if exempt */
+/*
+ * exec'd: keep the record if o exempts the program (rule: o's, for the
+ * log; admin: only root can satisfy it); true: dropped over the uid's cap.
+ */
+bool sld_task_exec(const struct sld_owner *o, const char *rule, bool admin);
 void sld_task_renamed(void);
 
 /* Sleepable: the owner's tasks lose protection; returns how many. */

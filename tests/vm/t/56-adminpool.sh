@@ -128,6 +128,37 @@ is "$(new_dmesg | grep -c "not protecting sldcpu\[[0-9]*\] (uid $USR): its uid's
 	"the refusal logged once, with the uid, the rule and the reason"
 like "$(sldctl doctor 2>&1)" "0 refusal\\(s\\) of protection since load for max_tasks and [0-9]+ for tasks_per_uid" \
 	"sldctl doctor warns of the bounded refusals"
+
+# ---- a task root starts in the user's cgroup, dropping to the user -------
+# As a root service's worker, su or the user's own VM started by root a
+# moment before it drops (the race the section above once lost): root's
+# sh enters vm-9.scope and execs sldtest, protected there as root's (no
+# uid counted), which drops to $USR and execs the VM. From that exec on
+# its record counts for $USR, as its threads' do: 2 in all, not 3.
+rc=$(ac tasks_refused_cap)
+in_cg -p $V/deleg.scope/vm-9.scope sldtest asuser $USR sldcpu vm 8 20 2000 2000 > /tmp/user.out &
+wait_for 100 '[ $(($(ac tasks_refused_cap) - rc)) -ge 6 ]'
+sleep 0.3
+p=$(head -n 1 /tmp/user.out)
+n=$(held) mine=$(grep -c "^$p sldcpu why=exempt-cgroup " $S/tasks)
+wait
+like "$(sed -n 2p /tmp/user.out)" '^threads=8 ' "root's task dropped to uid $USR in vm-9.scope: its VM ran 8 tasks"
+is "$n" 2 "counted for uid $USR from its exec: 2 of them protected, the cap"
+is "$mine" 1 "the main thread kept its record across the drop and the exec"
+# Over the cap at that exec: the record goes, as a new task's would be
+# refused. A VM started the same way holds the uid's 2 records meanwhile.
+rm -f /tmp/vms.stop
+in_cg $V/deleg.scope/vm-9.scope sldtest asuser $USR sldcpu vm 3 20 2000 @/tmp/vms.stop > /tmp/user2.out &
+wait_for 100 '[ "$(held)" = 2 ]'
+rc=$(ac tasks_refused_cap) xd=$(ac tasks_exec_dropped)
+in_cg $V/deleg.scope/vm-9.scope sldtest asuser $USR sldcpu time 1 split 100 > /dev/null
+is "$(($(ac tasks_exec_dropped) - xd))" 1 "at the cap, the record root's task took is dropped at its exec as uid $USR"
+# Once at the exec, not again by the exec's own proactive ask; once more
+# at its one split lock where the CPU traps it.
+is "$(($(ac tasks_refused_cap) - rc))" $((1 + CPU_SLD)) \
+	"counted as a refusal over tasks_per_uid at the exec, and at its split lock"
+touch /tmp/vms.stop
+wait
 rmdir $V/deleg.scope/vm-9.scope
 
 # ---- more cgroups that are not root's alone: bounded per uid too -----------
