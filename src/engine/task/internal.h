@@ -85,11 +85,6 @@ void tk_retire_sync(void);
 #define CHUNK_SHIFT	7
 #define CHUNK		(1U << CHUNK_SHIFT)		/* 128 records */
 
-struct uid_count {
-	kuid_t uid;
-	unsigned int n;		/* 0: free slot */
-};
-
 struct uid_table;
 
 enum refusal { ADMIT, REFUSE_FULL, REFUSE_CAP, REFUSE_GROWING, REFUSE_NOMEM };
@@ -109,9 +104,7 @@ unsigned int tk_per_uid(void);
 unsigned int tk_capacity(void);
 size_t tk_pool_bytes(void);
 struct sld_task *tk_rec(unsigned int id);
-struct uid_count *tk_uid_slot(struct uid_table *tb, kuid_t uid);
-void tk_uid_get(struct uid_count *u, kuid_t uid);
-void tk_uid_put(struct uid_table *tb, kuid_t uid);
+bool tk_uid_move(struct sld_task *t, struct uid_table *tb, kuid_t uid);
 void tk_leave_exempt_share(struct sld_task *t);
 int tk_grow(void);
 struct sld_task *tk_chunk_alloc(void);

@@ -111,6 +111,11 @@ static unsigned int nexiting;		/* records of tasks in do_exit */
 unsigned int tk_nexempt;		/* in the exempt share */
 unsigned int tk_nadmin;			/* admin records */
 static bool grow_failing;		/* the last chunk could not be had */
+struct uid_count {
+	kuid_t uid;
+	unsigned int n;		/* 0: free slot */
+};
+
 struct uid_table {
 	struct uid_count slot[UID_SLOTS];
 } tk_uids_exempt, tk_uids_hv;
@@ -163,7 +168,7 @@ struct sld_task *tk_rec(unsigned int id)
 }
 
 /* tk_pool_lock held: the uid's slot in tb (linear probing), or a free one. */
-struct uid_count *tk_uid_slot(struct uid_table *tb, kuid_t uid)
+static struct uid_count *uid_slot(struct uid_table *tb, kuid_t uid)
 {
 	unsigned int i = hash_32(__kuid_val(uid), UID_BITS), n;
 	struct uid_count *u = tb->slot;
@@ -174,17 +179,17 @@ struct uid_count *tk_uid_slot(struct uid_table *tb, kuid_t uid)
 	return NULL;
 }
 
-/* tk_pool_lock held: one more record in slot u (from tk_uid_slot()) for uid. */
-void tk_uid_get(struct uid_count *u, kuid_t uid)
+/* tk_pool_lock held: one more record in slot u (from uid_slot()) for uid. */
+static void uid_get(struct uid_count *u, kuid_t uid)
 {
 	if (!u->n++)
 		u->uid = uid;
 }
 
 /* tk_pool_lock held: one record less for uid in tb (backward-shift delete). */
-void tk_uid_put(struct uid_table *tb, kuid_t uid)
+static void uid_put(struct uid_table *tb, kuid_t uid)
 {
-	struct uid_count *u = tk_uid_slot(tb, uid), *s = tb->slot;
+	struct uid_count *u = uid_slot(tb, uid), *s = tb->slot;
 	unsigned int i, j, k;
 
 	if (!u || !u->n || --u->n)
@@ -200,6 +205,41 @@ void tk_uid_put(struct uid_table *tb, kuid_t uid)
 		s[j].n = 0;
 		i = j;
 	}
+}
+
+/*
+ * tk_pool_lock held: uid, whose slot in tb is u (uid_slot()), may not
+ * have one more record there. Without a slot (tb full), an exempt task
+ * is over its cap; a hypervisor task is admitted uncounted (above).
+ */
+static bool uid_over_cap(struct uid_table *tb, struct uid_count *u)
+{
+	return u ? u->n >= tk_per_uid() : tb == &tk_uids_exempt;
+}
+
+/*
+ * tk_pool_lock held: t counts for uid in tb from now on (root's: for no
+ * uid, nor without a slot in a full hypervisor table), no longer where it
+ * did; false at uid's cap in tb, nothing changed.
+ */
+bool tk_uid_move(struct sld_task *t, struct uid_table *tb, kuid_t uid)
+{
+	bool root = uid_eq(uid, GLOBAL_ROOT_UID);
+	struct uid_count *u = root ? NULL : uid_slot(tb, uid);
+
+	if (!root && uid_over_cap(tb, u))
+		return false;
+	if (t->counted)
+		uid_put(t->counted, t->uid);
+	t->counted = NULL;
+	t->uid = uid;
+	/* Again: the put may have shifted uid's slot in tb, or freed one. */
+	u = root ? NULL : uid_slot(tb, uid);
+	if (u) {
+		uid_get(u, uid);
+		t->counted = tb;
+	}
+	return true;
 }
 
 /* tk_pool_lock held: leave the exempt share (the record became a hypervisor's). */
@@ -248,8 +288,8 @@ static enum refusal admit(bool hv, bool admin, kuid_t uid,
 	if (!hv && tk_nexempt >= max - max / 4)
 		return REFUSE_FULL;
 	if (!uid_eq(uid, GLOBAL_ROOT_UID)) {
-		*slot = tk_uid_slot(uid_table(hv), uid);
-		if (*slot ? (*slot)->n >= tk_per_uid() : !hv)
+		*slot = uid_slot(uid_table(hv), uid);
+		if (uid_over_cap(uid_table(hv), *slot))
 			return REFUSE_CAP;
 	}
 	return free_record(false);
@@ -296,36 +336,21 @@ noinline struct sld_task *tk_chunk_alloc(void)
  */
 bool tk_pool_recount(struct sld_task *t, kuid_t uid)
 {
-	bool root = uid_eq(uid, GLOBAL_ROOT_UID);
 	struct uid_table *tb;
-	struct uid_count *slot;
 	unsigned long flags;
+	bool moved;
 
 	if (t->admin || uid_eq(t->uid, uid))
 		return true;
 	tb = t->counted ?: uid_table(READ_ONCE(t->why) == SLD_WHY_HV);
-	raw_spin_lock_irqsave(&tk_pool_lock, flags);
 	/*
 	 * A full exempt table refuses as admit() would, though the old
-	 * uid's put below might free a slot: uid changes at exec are rare.
+	 * uid's put might free a slot: uid changes at exec are rare.
 	 */
-	slot = root ? NULL : tk_uid_slot(tb, uid);
-	if (!root && (slot ? slot->n >= tk_per_uid() : tb == &tk_uids_exempt)) {
-		raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
-		return false;
-	}
-	if (t->counted)
-		tk_uid_put(t->counted, t->uid);
-	t->counted = NULL;
-	t->uid = uid;
-	/* Again: the put may have shifted uid's slot, or freed one. */
-	slot = root ? NULL : tk_uid_slot(tb, uid);
-	if (slot) {
-		tk_uid_get(slot, uid);
-		t->counted = tb;
-	}
+	raw_spin_lock_irqsave(&tk_pool_lock, flags);
+	moved = tk_uid_move(t, tb, uid);
 	raw_spin_unlock_irqrestore(&tk_pool_lock, flags);
-	return true;
+	return moved;
 }
 
 /* tk_pool_lock held: a new chunk's records join the free list. */
@@ -416,7 +441,7 @@ struct sld_task *tk_pool_get(enum sld_why why, struct sld_owner *hv,
 			tk_nexempt++;
 		}
 		if (slot) {
-			tk_uid_get(slot, uid);
+			uid_get(slot, uid);
 			t->counted = uid_table(hv);
 		}
 	}
@@ -435,7 +460,7 @@ static void unaccount(struct sld_task *t)
 		tk_nadmin--;
 	t->admin = false;
 	if (t->counted)
-		tk_uid_put(t->counted, t->uid);
+		uid_put(t->counted, t->uid);
 	t->counted = NULL;
 	nlive--;
 }

@@ -114,20 +114,8 @@ bool sld_task_protected(void)
 /* tk_pool_lock held: an exempt record's count moves to tk_uids_hv, if it may. */
 static bool move_to_hv_table(struct sld_task *t)
 {
-	struct uid_count *u;
-
-	if (t->counted != &tk_uids_exempt)
-		return true;
-	u = tk_uid_slot(&tk_uids_hv, t->uid);
-	if (u && u->n >= tk_per_uid())
-		return false;
-	tk_uid_put(&tk_uids_exempt, t->uid);
-	t->counted = NULL;
-	if (u) {
-		tk_uid_get(u, t->uid);
-		t->counted = &tk_uids_hv;
-	}
-	return true;
+	return t->counted != &tk_uids_exempt ||
+	       tk_uid_move(t, &tk_uids_hv, t->uid);
 }
 
 /*
