@@ -162,6 +162,20 @@ newest_kver() {
 	find /lib/modules -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -n1
 }
 
+# admin_config_kept TAG: the admin's configuration as the upgrade
+# scenarios write it before an upgrade (ADMIN_LINE in CONF, LOCAL naming
+# vmmon; the scenario sets all three) kept, no dpkg copies beside it, and
+# applied (vmmon named, its named-modules file).
+admin_config_kept() {
+	run "$1: the admin's line in $CONF kept" grep -qxF "$ADMIN_LINE" "$CONF"
+	is "$(cat "$LOCAL")" "hypervisor_modules = vmmon" "$1: $LOCAL kept"
+	is "$(find /etc/sld-compat -name '*.dpkg-*' -o -name '*.ucf-*')" "" \
+		"$1: no .dpkg-new/.dpkg-dist/.dpkg-old beside it"
+	like "$(cat /sys/module/sld_compat/parameters/hypervisor_modules)" '(^|,)vmmon(,|$)' \
+		"$1: hypervisor_modules = vmmon applied"
+	run "$1: /run/sld-compat/named-modules/vmmon present" test -e /run/sld-compat/named-modules/vmmon
+}
+
 # guest_start: the stand-in guest of an upgrade: vmmon and actest loaded,
 # a vCPU thread on cpu1 whose 1 ms RUNs do 20 kernel-mode split locks
 # each, fatal on this CPU unless its core is protected, 9 ms asleep after

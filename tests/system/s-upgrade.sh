@@ -16,17 +16,8 @@
 # VER stays active until the next boot. Reboot: NEXT loaded, protecting.
 # Guest part first, host part after the marker.
 
-# config_kept TAG: the admin's configuration as written before the upgrade,
-# no dpkg copies beside it, applied (vmmon named, its named-modules file).
-config_kept() {
-	run "$1: the admin's line in $CONF kept" grep -qxF "$ADMIN_LINE" $CONF
-	is "$(cat $LOCAL)" "hypervisor_modules = vmmon" "$1: $LOCAL kept"
-	is "$(find /etc/sld-compat -name '*.dpkg-*' -o -name '*.ucf-*')" "" \
-		"$1: no .dpkg-new/.dpkg-dist/.dpkg-old beside it"
-	like "$(cat /sys/module/sld_compat/parameters/hypervisor_modules)" '(^|,)vmmon(,|$)' \
-		"$1: hypervisor_modules = vmmon applied"
-	run "$1: /run/sld-compat/named-modules/vmmon present" test -e /run/sld-compat/named-modules/vmmon
-}
+# config_kept TAG: the admin's configuration kept and applied (guest.sh).
+config_kept() { admin_config_kept "$1"; }
 
 boot1() {
 	local t="e: $VER installed, after boot" out rc s pid

@@ -45,7 +45,8 @@
 #   run     issue #30: gamer (in games) and other, lingering user managers,
 #           run_allow = @games: `sldctl run` relieves gamer's tree (and under
 #           gamemoderun), not other's (tests/system/s-run.sh)
-#   rules   a, b, c, d, e, h (make check's): both packages from the
+#   rules   a, b, c, d, e, h (make check: up to d, SYS_RULES_UPGRADE=kernel;
+#           e in make check-full): both packages from the
 #           signed repository as README says, the shipped libvirt example
 #           enabled and the admin's own configuration before the first
 #           boot, then the backports kernel installed in the root (DKMS
@@ -136,7 +137,12 @@ debroot_system_tar "$rel" "$base" "$archives" "$log" ||
 	bail "debootstrap $rel failed (see $log)"
 mkdir -p "$root"
 tar -C "$root" --numeric-owner --xattrs -xf "$base" || bail "cannot unpack $base"
-kver=$(find "$root/lib/modules" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -n1)
+# root_kver: the newest kernel version with modules in the root (the
+# booted system's newest_kver, tests/lib/guest.sh, from outside).
+root_kver() {
+	find "$root/lib/modules" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -n1
+}
+kver=$(root_kver)
 [ -f "$root/boot/vmlinuz-$kver" ] || bail "no kernel in the $rel root"
 step "root unpacked, kernel $kver"
 
