@@ -108,8 +108,9 @@ bool tk_uid_move(struct sld_task *t, struct uid_table *tb, kuid_t uid);
 void tk_leave_exempt_share(struct sld_task *t);
 int tk_grow(void);
 struct sld_task *tk_chunk_alloc(void);
-struct sld_task *tk_pool_get(enum sld_why why, struct sld_owner *hv,
-			     bool admin, enum refusal *refused);
+struct sld_task *tk_pool_get(struct task_struct *task, enum sld_why why,
+			     struct sld_owner *hv, bool admin,
+			     enum refusal *refused);
 bool tk_pool_recount(struct sld_task *t, kuid_t uid);
 bool tk_pool_exiting(struct sld_task *t);
 void tk_pool_retire(struct sld_task *t);

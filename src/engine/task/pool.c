@@ -12,6 +12,8 @@
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -409,11 +411,14 @@ static void grow_fn(struct work_struct *work)
 }
 
 /*
- * why and hv are set under the lock: sld_task_release() reads a used
- * record's under it, never a previous owner's.
+ * A record for task, whole once it is used: why, hv, task and its
+ * reference are set under the lock, where sld_task_release() and
+ * sld_task_list() (any reader of runs) look at a used record, never at a
+ * previous owner's or at a NULL task.
  */
-struct sld_task *tk_pool_get(enum sld_why why, struct sld_owner *hv,
-			     bool admin, enum refusal *refused)
+struct sld_task *tk_pool_get(struct task_struct *task, enum sld_why why,
+			     struct sld_owner *hv, bool admin,
+			     enum refusal *refused)
 {
 	kuid_t uid = current_uid();
 	struct sld_task *t = NULL;
@@ -429,6 +434,9 @@ struct sld_task *tk_pool_get(enum sld_why why, struct sld_owner *hv,
 		tk_nfree--;
 		nlive++;
 		memset(t, 0, sizeof(*t));
+		get_task_struct(task);
+		t->task = task;
+		t->pid = task_pid_nr(task);
 		t->used = true;
 		t->why = why;
 		t->hv = hv;

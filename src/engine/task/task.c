@@ -338,13 +338,10 @@ static int attach(struct task_struct *task, struct sld_owner *o,
 	enum refusal refused;
 	struct sld_task *t;
 
-	t = tk_pool_get(o->why, hv, admin, &refused);
+	t = tk_pool_get(task, o->why, hv, admin, &refused);
 	if (!t)
 		return refuse(refused, task, o, rule, admin);
 	refusals_over(admin);
-	get_task_struct(task);
-	t->task = task;
-	t->pid = task_pid_nr(task);
 	t->since = ktime_get_boottime_seconds();
 	take_comm(t, task);
 	if (hv) {

@@ -264,5 +264,47 @@ is "$(cat /tmp/runu/err)" "" "... no refusal, no warning"
 check relieved_after_trap "... its split locks relieved (each task's first one trapped, no penalty)" "$out"
 is "$(new_dmesg | grep -c 'sldrun/[0-9]* took a split_lock trap')" 0 "... no kernel trap line for them"
 is "$(knob_w exempt_cgroup -)" OK "exempt_cgroup cleared"
+
+# ---- a reader of runs beside a record being made ---------------------------
+# Anyone may read runs (0444). A new record must be whole once it counts
+# as used: its task pointer was set only after tk_pool_get() dropped the
+# pool's lock, and sld_task_list() took a reference on it under that lock
+# (NULL: an oops with the raw lock held, irqs off). In a fresh pool the
+# first record queues the pool's growth (queue_work_on) inside that
+# window; slowstart.ko stalls it for the run's task while a reader on
+# the other CPU reads runs.
+# shellcheck disable=SC2016 # wait_for evaluates it at each try
+wait_for 50 '[ "$(ac tasks_live)" = 0 ]'
+unload
+ensure_loaded
+is "$(knob_w run_allow 1000)" OK "run_allow 1000 (a fresh pool)"
+run "insmod slowstart (queue_work_on() stalls 100 ms for sldrun*)" \
+	insmod /mod/slowstart.ko func=queue_work_on comm=sldrun ms=100
+rm -f /tmp/rd.stop /tmp/rd.out
+byr=$(ac tasks_protected_run) pass=$(ac ac_user_passed)
+# shellcheck disable=SC2016 # the reader's own shell expands them
+sh -c 'taskset -p 2 $$ > /dev/null; n=0 seen=0
+	until [ -e /tmp/rd.stop ]; do
+		grep -q "^1000 sldrun " /sys/kernel/sld_compat/runs && seen=$((seen + 1))
+		n=$((n + 1))
+	done
+	echo "reads=$n seen=$seen" > /tmp/rd.out' &
+rdpid=$!
+taskset -p 1 $$ > /dev/null
+out=$(in_cg "$(app 1000)/sld-run-t1.scope" sldrun as 1000 1000 - sldrun tree 10 200)
+taskset -p 3 $$ > /dev/null
+touch /tmp/rd.stop
+wait $rdpid
+diag "reader: $(cat /tmp/rd.out); stalls $(cat /sys/module/slowstart/parameters/delayed)"
+run "the run's first record stalled in the window (queue_work_on)" \
+	[ "$(cat /sys/module/slowstart/parameters/delayed)" -ge 1 ]
+like "$(cat /tmp/rd.out)" '^reads=[1-9][0-9]* seen=[1-9]' "runs read beside it, the run listed, the kernel alive"
+# The counters, not the times: the stalls fall inside the tasks' locks.
+is "$(ac tasks_protected_run) $(ac ac_user_passed)" "$((byr + 3)) $pass" \
+	"... and the run's three tasks relieved, no lock penalised"
+diag "  $(echo "$out" | tr '\n' ';')"
+rmmod slowstart
+rm -f /tmp/rd.stop /tmp/rd.out
+is "$(knob_w run_allow -)" OK "run_allow cleared"
 rmdir "$CG"/system.slice/sld-run-sldrun-*.scope
 rm -rf /tmp/run.out /tmp/sgid-sldrun /tmp/runu /tmp/sdbin
