@@ -11,7 +11,9 @@
 # TAP of every boot (the second serial port) to WORK/tap, with its time,
 # and each console to WORK/console. A separate script so that a wrapper
 # holding a VM slot (SYS_WRAP, in system.sh) holds it for all the boots of
-# one scenario at once.
+# one scenario at once. A boot that says "@@@ HOST" ends the run before
+# the next boot, for a step of the host's on the image (system.sh); the
+# next run goes on counting from WORK/boots.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$1
@@ -35,8 +37,8 @@ boot_kver() {
 		awk -F/ '$6 ~ /^vmlinuz-/ { print substr($6, 9) }' | sort -V | tail -n1)
 	echo "$k"
 }
-n=0
-while [ $n -lt "${SYS_MAX_BOOTS:-6}" ]; do
+n=$(cat "$work/boots" 2>/dev/null || echo 0)
+while [ "$n" -lt "${SYS_MAX_BOOTS:-6}" ]; do
 	n=$((n + 1))
 	k=$(boot_kver)
 	rm -f "$work/vmlinuz" "$work/initrd"
@@ -64,6 +66,6 @@ while [ $n -lt "${SYS_MAX_BOOTS:-6}" ]; do
 		tail -n 30 "$work/console.$n" | tr -d '\r' | sed 's/^/# /' >> "$work/tap"
 		break
 	fi
-	grep -q '^@@@ DONE' "$work/tap.$n" && break
+	grep -q '^@@@ \(DONE\|HOST\)' "$work/tap.$n" && break
 done
 echo "$n" > "$work/boots"

@@ -43,11 +43,11 @@ setup() {
 
 # lintian of this release on the packages (and source) `make deb` built;
 # installed in the root for that, and purged again before the boot.
-# shellcheck disable=SC2154 # $root, $work, $tag: system.sh's
+# shellcheck disable=SC2154 # $pkgtop, $root, $work, $tag: system.sh's
 host_checks() {
 	local l=/tmp/sld-lintian
 	mkdir -p "$root$l"
-	cp build/pkg/sld-compat[_-]*.* "$root$l/"
+	cp "$pkgtop"/build/pkg/sld-compat[_-]*.* "$root$l/"
 	apt_root install --no-install-recommends lintian >>"$log" 2>&1
 	in_root sh -c "cd $l && lintian --tag-display-limit 0 sld-compat_*.changes" >"$work/lintian" 2>&1
 	run "$tag lintian ($(in_root lintian --version)): no errors or warnings" \

@@ -45,21 +45,20 @@
 #   run     issue #30: gamer (in games) and other, lingering user managers,
 #           run_allow = @games: `sldctl run` relieves gamer's tree (and under
 #           gamemoderun), not other's (tests/system/s-run.sh)
-#   rules   a, b, c, d, e, h (make check: up to d, SYS_RULES_UPGRADE=kernel;
-#           e in make check-full): both packages from the
-#           signed repository as README says, the shipped libvirt example
-#           enabled and the admin's own configuration before the first
-#           boot, then the backports kernel installed in the root (DKMS
-#           builds for it from its hook); boot 1 on the release's kernel:
-#           the exempt_cgroup rule for the absent machine.slice applied
-#           and pending, a task in a new scope below it protected (and
-#           named in the kernel log), an exempt_path rule kept across a
-#           dpkg-like replacement of its binary, the stand-in's first
-#           protection in the kernel log, a host full of VMs; boot 2 on
-#           the new kernel: loaded at boot, then the next release
-#           published at the repository's address and `apt update && apt
-#           upgrade` while a protected stand-in guest split-locks; boot
-#           3: the next release loaded at boot, protecting, the
+#   rules   a, b, c, d, e, h (all of it in make check): both packages
+#           from the signed repository as README says, the shipped
+#           libvirt example enabled and the admin's own configuration
+#           before the first boot; boot 1: the exempt_cgroup rule for
+#           the absent machine.slice applied and pending, a task in a new
+#           scope below it protected (and named in the kernel log), an
+#           exempt_path rule kept across a dpkg-like replacement of its
+#           binary, the stand-in's first protection in the kernel log, a
+#           host full of VMs, then the next release published at the
+#           repository's address and `apt update && apt upgrade` while a
+#           protected stand-in guest split-locks; the host's step on the
+#           image: the backports kernel installed with apt (DKMS builds
+#           the next release for it from its hook); boot 2 on the new
+#           kernel: the next release loaded at boot, protecting, the
 #           configuration kept
 #   kernel  d: the package installed; the booted system installs the
 #           release's backports kernel with apt, DKMS builds for it from
@@ -107,8 +106,11 @@ work=$out/$rel-$scen
 root=$work/root
 img=$work/disk.img
 log=$out/$rel-$scen.log
-ddeb=build/pkg/sld-compat-dkms_${ver}-1_all.deb
-tdeb=build/pkg/sld-compat-tools_${ver}-1_amd64.deb
+# The packages are built in a copy of the tree of their own: the phases
+# of make check beside this one build build/pkg meanwhile.
+pkgtop=$out/tree
+ddeb=$pkgtop/build/pkg/sld-compat-dkms_${ver}-1_all.deb
+tdeb=$pkgtop/build/pkg/sld-compat-tools_${ver}-1_amd64.deb
 TAP_DIAG_LINES=30
 mkdir -p "$cache" "$archives" "$out"
 rm -rf "$work"
@@ -149,7 +151,9 @@ step "root unpacked, kernel $kver"
 # --- 2. The scenario's install, in the root ---------------------------------
 # `make check-system` builds them once for all scenarios (SYS_BUILT=1).
 if [ -z "${SYS_BUILT:-}" ]; then
-	logged make -s deb || bail "make deb failed (see $log)"
+	. tests/lib/nextver.sh
+	tree_copy "$top" "$pkgtop" || bail "cannot copy the tree to $pkgtop"
+	logged make -C "$pkgtop" -s deb || bail "make deb failed (see $log)"
 	logged make -s vmbin || bail "make vmbin failed (see $log)"
 fi
 if [ ! -f "$ddeb" ] || [ ! -f "$tdeb" ]; then bail "no $ddeb or $tdeb"; fi
@@ -165,7 +169,7 @@ stamp=$sysrepo/dists/stable/InRelease
 if [ ! -f "$stamp" ] || [ "$ddeb" -nt "$stamp" ] || [ "$tdeb" -nt "$stamp" ] ||
 	[ packaging/repo.sh -nt "$stamp" ] || [ -n "$(find "$stamp" -mtime +300)" ]; then
 	SLD_REPO_URL=$repo_url/ SLD_REPO_OUT=$sysrepo SLD_REPO_WORK=$out/repo-work \
-		logged bash packaging/repo.sh || bail "make repo for the root failed (see $log)"
+		logged bash "$pkgtop/packaging/repo.sh" || bail "make repo for the root failed (see $log)"
 fi
 # apt's cache is shared: one scenario's root at a time uses it.
 exec 7>"$cache/apt.lock"
@@ -240,9 +244,42 @@ mkfs.ext4 -q -L sld-root -d "$root" "$img" || bail "mkfs.ext4 -d failed"
 rm -rf "$root"
 step "disk image made; booting"
 
+# host_step N: the scenario's between_boots after boot N asked for it
+# (@@@ HOST), on the image mounted where the root was: the helpers work
+# on it as before the first boot, apt's downloads in the same cache. A
+# host's step on a switched-off system, as the root's before boot 1.
+host_step() {
+	local rc
+	declare -F between_boots >/dev/null || { echo "$scen: no between_boots" >>"$log"; return 1; }
+	mkdir -p "$root"
+	mount -o loop "$img" "$root" >>"$log" 2>&1 || { echo "host_step: cannot mount $img" >>"$log"; return 1; }
+	flock 7
+	debroot_mount "$archives"
+	between_boots "$1"
+	rc=$?
+	debroot_unprepare
+	rm -f "$root/etc/resolv.conf"
+	umount -R "$root" >>"$log" 2>&1 || debroot_umount
+	flock -u 7
+	# QEMU must not open the image while the loop device still holds it.
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ -z "$(losetup -j "$img")" ] && return $rc
+		sleep 1
+	done
+	echo "host_step: $img still on a loop device" >>"$log"
+	return 1
+}
 : > "$work/tap"
 : > "$work/console"
-${SYS_WRAP:-} bash tests/system/boots.sh "$work" >>"$log" 2>&1
+while :; do
+	${SYS_WRAP:-} bash tests/system/boots.sh "$work" >>"$log" 2>&1
+	n=$(cat "$work/boots" 2>/dev/null || echo 0)
+	grep -q '^@@@ HOST' "$work/tap.$n" 2>/dev/null || break
+	s=$SECONDS
+	step "the host's step after boot $n"
+	host_step "$n" || { echo "not ok - the host's step after boot $n (see $log)" >> "$work/tap"; break; }
+	echo "# the host's step after boot $n: $((SECONDS - s)) s" >> "$work/tap"
+done
 cp "$work/console" "$out/$rel-$scen.console"
 n=$(cat "$work/boots" 2>/dev/null || echo 0)
 grep -v '^@@@ ' "$work/tap" > "$work/tap.body"
