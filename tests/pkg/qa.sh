@@ -122,8 +122,8 @@ for rel in $(printf '%s\n' "${pp_rels[@]}" "${apt_rels[@]}" | sort -u); do
 done
 
 # --- This version, its signed repository, and NEXT -------------------------
-# In trees of their own: pkg-lifecycle and check-system, beside which this
-# may run, build build/pkg again meanwhile.
+# In trees of their own: pkg-lifecycle, beside which this runs, builds
+# build/pkg again meanwhile.
 this=$out/this
 next_tree=$out/next
 tree_copy "$top" "$this" || bail "cannot copy the tree to $this"

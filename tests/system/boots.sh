@@ -5,14 +5,13 @@
 # SYS_MAX_BOOTS (6) boots ran: each boot a new QEMU process (-no-reboot)
 # on the same disk, with the kernel and initramfs the root's bootloader
 # would boot: its /vmlinuz (the kernel packages keep that symlink on the
-# newest installed kernel, as they keep grub's default entry there), or
-# the version a boot pinned in /var/lib/sld-systest/kver; read out of the
-# image (debugfs). Appends the
+# newest installed kernel, as they keep grub's default entry there),
+# read out of the image (debugfs). Appends the
 # TAP of every boot (the second serial port) to WORK/tap, with its time,
 # and each console to WORK/console. A separate script so that a wrapper
-# holding a VM slot (SYS_WRAP, in system.sh) holds it for all the boots of
-# one scenario at once. A boot that says "@@@ HOST" ends the run before
-# the next boot, for a step of the host's on the image (system.sh); the
+# holding a VM slot (SYS_WRAP, in system.sh) holds it for the boots of
+# one scenario at once, up to a boot that says "@@@ HOST": that ends the
+# run, for a step of the host's on the image (system.sh, no VM), and the
 # next run goes on counting from WORK/boots.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,12 +25,11 @@ enforcing_cpu
 
 # img_cat PATH: a file of the image (nothing mounted).
 img_cat() { debugfs -R "cat $1" "$img" 2>/dev/null; }
-# boot_kver: the pinned version, else the one /vmlinuz links to, else the
-# newest /boot/vmlinuz-*.
+# boot_kver: the version /vmlinuz links to, else the newest
+# /boot/vmlinuz-*.
 boot_kver() {
 	local k
-	k=$(img_cat /var/lib/sld-systest/kver)
-	[ -n "$k" ] || k=$(debugfs -R "stat /vmlinuz" "$img" 2>/dev/null |
+	k=$(debugfs -R "stat /vmlinuz" "$img" 2>/dev/null |
 		sed -n 's|^Fast link dest: "/\{0,1\}boot/vmlinuz-\(.*\)"$|\1|p')
 	[ -n "$k" ] || k=$(debugfs -R "ls -p /boot" "$img" 2>/dev/null |
 		awk -F/ '$6 ~ /^vmlinuz-/ { print substr($6, 9) }' | sort -V | tail -n1)
@@ -49,8 +47,9 @@ while [ "$n" -lt "${SYS_MAX_BOOTS:-6}" ]; do
 		break
 	fi
 	s=$SECONDS
-	# One host thread for all vCPUs, as tests/vm/vm.sh says why.
-	timeout "${SYS_TIMEOUT:-900}" "$enf_qemu" "${enf_opts[@]}" \
+	# One host thread for all vCPUs, as tests/vm/vm.sh says why;
+	# --foreground as there.
+	timeout --foreground "${SYS_TIMEOUT:-900}" "$enf_qemu" "${enf_opts[@]}" \
 		-m 2048 -smp 2 -cpu "$enf_cpu" -accel tcg,thread=single \
 		-display none -no-reboot -monitor none \
 		-serial "file:$work/console.$n" -serial "file:$work/tap.$n" \

@@ -349,7 +349,10 @@ rm -f "$dcon"
 # 7 minutes two at a time; once killed at 900 s on its last file).
 : "${VM_TIMEOUT:=1500}"
 boot_t0=$SECONDS
-timeout "$VM_TIMEOUT" "$qemu" "${qemu_opts[@]}" -m 1024 -smp "$smp" -cpu "$cpu" \
+# --foreground: QEMU stays in the caller's process group, so that an
+# interrupt, or make check's end of a phase beside (tests/phases.sh),
+# ends it too; timeout alone would take it into a group of its own.
+timeout --foreground "$VM_TIMEOUT" "$qemu" "${qemu_opts[@]}" -m 1024 -smp "$smp" -cpu "$cpu" \
 	-accel "${VM_ACCEL:-tcg,thread=single}" "${icount[@]}" -nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$out/$kver-$mode.initrd" \
 	-debugcon "file:$dcon" \
