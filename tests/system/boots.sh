@@ -23,8 +23,6 @@ img=$work/disk.img
 . "$top/tests/qemu/enforcing.sh"
 enforcing_cpu
 
-# img_cat PATH: a file of the image (nothing mounted).
-img_cat() { debugfs -R "cat $1" "$img" 2>/dev/null; }
 # boot_kver: the version /vmlinuz links to, else the newest
 # /boot/vmlinuz-*.
 boot_kver() {

@@ -246,7 +246,7 @@ mkfs.ext4 -q -L sld-root -d "$root" "$img" || bail "mkfs.ext4 -d failed"
 rm -rf "$root"
 step "disk image made; booting"
 
-# host_step N: the scenario's between_boots after boot N asked for it
+# host_step: the scenario's between_boots after a boot asked for it
 # (@@@ HOST), on the image mounted where the root was: the helpers work
 # on it as before the first boot, apt's downloads in the same cache. A
 # host's step on a switched-off system, as the root's before boot 1.
@@ -257,7 +257,7 @@ host_step() {
 	mount -o loop "$img" "$root" >>"$log" 2>&1 || { echo "host_step: cannot mount $img" >>"$log"; return 1; }
 	flock 7
 	debroot_mount "$archives"
-	between_boots "$1"
+	between_boots
 	rc=$?
 	debroot_unprepare
 	rm -f "$root/etc/resolv.conf"
@@ -283,7 +283,7 @@ while :; do
 	hosted=$n
 	s=$SECONDS
 	step "the host's step after boot $n"
-	host_step "$n" || { echo "not ok - the host's step after boot $n (see $log)" >> "$work/tap"; break; }
+	host_step || { echo "not ok - the host's step after boot $n (see $log)" >> "$work/tap"; break; }
 	echo "# the host's step after boot $n: $((SECONDS - s)) s" >> "$work/tap"
 done
 cp "$work/console" "$out/$rel-$scen.console"
